@@ -1,0 +1,102 @@
+// Package errs is rodeo's one error vocabulary: every failure a user can see carries a stable
+// snake_case code and a message that is safe to show. The HTTP layer maps codes to statuses in
+// one table (server/errors.go); the run document shows codes verbatim. Anything without a code is
+// internal and is shown only as "internal error" plus a request id.
+package errs
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Codes of the external contract (API.md). They never change meaning once published.
+const (
+	InvalidJSON        = "invalid_json"
+	InvalidConfig      = "invalid_config"
+	InvalidKey         = "invalid_key"
+	NotFound           = "not_found"
+	TooLarge           = "too_large"
+	RateLimited        = "rate_limited"
+	Busy               = "busy"
+	Internal           = "internal"
+	TargetNotFound     = "target_not_found"
+	AmbiguousTarget    = "ambiguous_target"
+	NavigationFailed   = "navigation_failed"
+	Timeout            = "timeout"
+	Canceled           = "canceled"
+	VerificationFailed = "verification_failed"
+	BrowserCrashed     = "browser_crashed"
+	BrowserUnavailable = "browser_unavailable"
+	LLMNotConfigured   = "llm_not_configured"
+	CodeFailed         = "code_failed"
+	NodeFailed         = "node_failed"
+	VariableNotSet     = "variable_not_set"
+)
+
+// Detail is one problem of an invalid request, e.g. one bad parameter of one node.
+type Detail struct {
+	Node    *int   `json:"node,omitempty"`
+	Field   string `json:"field,omitempty"`
+	Problem string `json:"problem"`
+}
+
+// Error is an error with a code. Err, when set, is the cause (kept for errors.Is/As and logs,
+// never shown to users unless Message repeats it).
+type Error struct {
+	Code    string
+	Message string
+	Details []Detail
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil && e.Message == "" {
+		return e.Code + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// E builds a coded error with a formatted message. A %w verb wraps its argument as the cause.
+func E(code, format string, args ...any) *Error {
+	err := fmt.Errorf(format, args...)
+	return &Error{Code: code, Message: err.Error(), Err: errors.Unwrap(err)}
+}
+
+// Wrap gives err a code unless it already has one; the message is err's text.
+func Wrap(code string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return &Error{Code: code, Message: err.Error(), Err: err}
+}
+
+// Code reports the code of the outermost coded error in err's chain, or Internal.
+func Code(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return Internal
+}
+
+// Is reports whether err carries the given code.
+func Is(err error, code string) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Code == code
+}
+
+// Public is what a user may see of err: its code and message. Uncoded errors become
+// "internal error" so that no internal detail (paths, SQL, stack) leaks.
+func Public(err error) (code, message string) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code, e.Message
+	}
+	return Internal, "internal error"
+}
