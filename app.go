@@ -1,0 +1,491 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/rodeo-run/rodeo/browser"
+	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/scripts"
+	"github.com/rodeo-run/rodeo/server"
+	"github.com/rodeo-run/rodeo/store"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// App is rodeo's command line and its wiring; end-to-end tests run it in process too.
+type App struct {
+	Stdout, Stderr io.Writer
+	Stdin          io.Reader
+	Getenv         func(string) string
+	// Ready, when set, receives the server's address once it listens (tests use it).
+	Ready func(addr string)
+}
+
+const usage = `rodeo: a self-hosted, browser-first automation server
+
+usage:
+  rodeo serve [flags]                  run the HTTP API (see rodeo serve -h)
+  rodeo run FILE|-  [flags]            run one agent (a POST /agents body) without a server
+  rodeo keys create [--account NAME]   create an API key (the secret is shown once)
+  rodeo keys list                      list keys
+  rodeo keys revoke ID                 revoke a key
+  rodeo nodes [--json|--markdown]      the node catalogue
+  rodeo version
+
+every command takes --data DIR (env RODEO_DATA, default ./data)
+`
+
+// exit codes of rodeo run: 0 succeeded, 1 failed, 2 invalid configuration or usage.
+const (
+	exitOK      = 0
+	exitFailed  = 1
+	exitInvalid = 2
+)
+
+// Main runs one command and returns its exit code.
+func (a *App) Main(ctx context.Context, args []string) (int, error) {
+	if len(args) == 0 {
+		fmt.Fprint(a.Stderr, usage)
+		return exitInvalid, nil
+	}
+	cmd, rest := args[0], args[1:]
+	var err error
+	switch cmd {
+	case "serve":
+		err = a.serve(ctx, rest)
+	case "run":
+		return a.run(ctx, rest)
+	case "keys":
+		err = a.keys(rest)
+	case "nodes":
+		err = a.nodes(rest)
+	case "version", "--version":
+		fmt.Fprintln(a.Stdout, "rodeo", version)
+	case "help", "-h", "--help":
+		fmt.Fprint(a.Stdout, usage)
+	default:
+		fmt.Fprintf(a.Stderr, "unknown command %q\n\n%s", cmd, usage)
+		return exitInvalid, nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK, nil
+	}
+	if err != nil {
+		if errs.Is(err, errs.InvalidConfig) {
+			return exitInvalid, err
+		}
+		return exitFailed, err
+	}
+	return exitOK, nil
+}
+
+// env returns $name or def.
+func (a *App) env(name, def string) string {
+	if v := a.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func (a *App) envInt(name string, def int) int {
+	if v, err := strconv.Atoi(a.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+func (a *App) envDuration(name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(a.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+func (a *App) envBool(name string, def bool) bool {
+	if v, err := strconv.ParseBool(a.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// browserFlags are the settings of the browser pool, shared by serve and run.
+type browserFlags struct {
+	browsers, contexts, recycle int
+	stealth                     bool
+	leaseTimeout                time.Duration
+	chromeFlags                 multiFlag
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ";") }
+func (m *multiFlag) Set(v string) error { *m = append(*m, v); return nil }
+
+func (a *App) addBrowserFlags(fs *flag.FlagSet, bf *browserFlags, contexts int) {
+	fs.IntVar(&bf.browsers, "browsers", a.envInt("RODEO_BROWSERS", 1), "Chrome processes (env RODEO_BROWSERS)")
+	fs.IntVar(&bf.contexts, "contexts", a.envInt("RODEO_CONTEXTS", contexts), "concurrent isolated contexts per browser (env RODEO_CONTEXTS)")
+	fs.IntVar(&bf.recycle, "recycle-after", a.envInt("RODEO_RECYCLE_AFTER", 200), "replace a browser after this many runs (env RODEO_RECYCLE_AFTER)")
+	fs.BoolVar(&bf.stealth, "stealth", a.envBool("RODEO_STEALTH", true), "hide headless tells with go-rod/stealth (env RODEO_STEALTH)")
+	fs.DurationVar(&bf.leaseTimeout, "lease-timeout", a.envDuration("RODEO_LEASE_TIMEOUT", 10*time.Second), "how long a run waits for a free browser context before 503 busy (env RODEO_LEASE_TIMEOUT)")
+	if v := a.Getenv("RODEO_CHROME_FLAGS"); v != "" {
+		for _, f := range strings.Split(v, ";;") {
+			if f = strings.TrimSpace(f); f != "" {
+				bf.chromeFlags = append(bf.chromeFlags, f)
+			}
+		}
+	}
+	fs.Var(&bf.chromeFlags, "chrome-flag", "extra Chrome switch name=value, repeatable (env RODEO_CHROME_FLAGS, ';;'-separated)")
+}
+
+func (bf *browserFlags) config(logger *slog.Logger, getenv func(string) string) browser.Config {
+	flags := map[string]string{}
+	for _, f := range bf.chromeFlags {
+		name, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		flags[name] = val
+	}
+	return browser.Config{
+		Bin: getenv("RODEO_CHROME"), RemoteURL: getenv("RODEO_CHROME_URL"),
+		Browsers: bf.browsers, Contexts: bf.contexts, RecycleAfter: bf.recycle, Stealth: bf.stealth,
+		LeaseTimeout: bf.leaseTimeout, Flags: flags, Logger: logger,
+	}
+}
+
+func (a *App) logger(level, format string) *slog.Logger {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		lv = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(a.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(a.Stderr, opts))
+}
+
+// leaser adapts the pool to the runner (a nil *Session must not become a non-nil interface).
+func leaser(p *browser.Pool) scripts.Leaser {
+	return scripts.LeaserFunc(func(ctx context.Context) (scripts.BrowserSession, error) {
+		s, err := p.Lease(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	})
+}
+
+func (a *App) serve(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(a.Stderr)
+	addr := fs.String("addr", a.env("RODEO_ADDR", "127.0.0.1:8080"), "listen address (env RODEO_ADDR)")
+	data := fs.String("data", a.env("RODEO_DATA", "./data"), "data directory (env RODEO_DATA)")
+	runTimeout := fs.Duration("run-timeout", a.envDuration("RODEO_RUN_TIMEOUT", 10*time.Minute), "default time limit of a run (env RODEO_RUN_TIMEOUT)")
+	bodyLimit := fs.Int("body-limit", a.envInt("RODEO_BODY_LIMIT", 2<<20), "request body limit in bytes (env RODEO_BODY_LIMIT)")
+	grace := fs.Duration("shutdown-grace", a.envDuration("RODEO_SHUTDOWN_GRACE", 30*time.Second), "on shutdown, how long running runs may finish before they are canceled (env RODEO_SHUTDOWN_GRACE)")
+	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "info"), "debug, info, warn or error (env RODEO_LOG_LEVEL)")
+	logFormat := fs.String("log-format", a.env("RODEO_LOG_FORMAT", "text"), "text or json (env RODEO_LOG_FORMAT)")
+	var bf browserFlags
+	a.addBrowserFlags(fs, &bf, 4)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := a.logger(*logLevel, *logFormat)
+
+	db, err := store.Open(*data)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := a.ensureKey(db); err != nil {
+		return err
+	}
+
+	pool, err := browser.NewPool(ctx, bf.config(log, a.Getenv))
+	if err != nil {
+		return fmt.Errorf("browser pool: %w", err)
+	}
+	defer pool.Close()
+
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: leaser(pool), Logger: log}
+	engine := scripts.NewEngine(runner, db, log)
+	engine.RunTimeout = *runTimeout
+	if n, err := engine.RecoverInterrupted(); err != nil {
+		return err
+	} else if n > 0 {
+		log.Warn("marked runs interrupted by the last stop as failed", "runs", n)
+	}
+	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit,
+		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	fmt.Fprintf(a.Stdout, "rodeo listening on http://%s\n", ln.Addr())
+	log.Info("serving", "addr", ln.Addr().String(), "data", *data, "browsers", bf.browsers, "contexts", bf.contexts)
+	if a.Ready != nil {
+		a.Ready(ln.Addr().String())
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.App().Listener(ln) }()
+
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down: finishing runs", "grace", grace.String())
+	graceCtx, cancel := context.WithTimeout(context.Background(), *grace)
+	defer cancel()
+	shutdownHTTP := make(chan error, 1)
+	go func() { shutdownHTTP <- srv.Shutdown(context.Background()) }()
+	if err := engine.Shutdown(graceCtx); err != nil {
+		log.Error("shutdown", "err", err)
+	}
+	select {
+	case <-shutdownHTTP:
+	case <-time.After(5 * time.Second):
+	}
+	log.Info("stopped")
+	return nil
+}
+
+// ensureKey accepts RODEO_API_KEY as a key and, on a store with no key at all, creates one and
+// prints it once.
+func (a *App) ensureKey(db *store.DB) error {
+	if secret := a.Getenv("RODEO_API_KEY"); secret != "" {
+		if _, err := db.ImportKey(secret, store.DefaultAccount); err != nil {
+			return fmt.Errorf("RODEO_API_KEY: %w", err)
+		}
+	}
+	n, err := db.CountKeys()
+	if err != nil || n > 0 {
+		return err
+	}
+	secret, _, err := db.CreateKey(store.DefaultAccount)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.Stdout, "api key: %s\n", secret)
+	return nil
+}
+
+// run executes one agent configuration without a server and prints its run document.
+func (a *App) run(ctx context.Context, args []string) (int, error) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(a.Stderr)
+	fs.String("data", a.env("RODEO_DATA", "./data"), "data directory (env RODEO_DATA; runs of `rodeo run` are not stored)")
+	timeout := fs.Duration("timeout", a.envDuration("RODEO_RUN_TIMEOUT", 10*time.Minute), "time limit of the run")
+	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "warn"), "debug, info, warn or error")
+	var bf browserFlags
+	a.addBrowserFlags(fs, &bf, 1)
+	if err := fs.Parse(reorder(args)); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK, nil
+		}
+		return exitInvalid, err
+	}
+	if fs.NArg() != 1 {
+		return exitInvalid, errors.New("usage: rodeo run FILE|- (a POST /agents body)")
+	}
+	var body []byte
+	var err error
+	if fs.Arg(0) == "-" {
+		body, err = io.ReadAll(a.Stdin)
+	} else {
+		body, err = os.ReadFile(fs.Arg(0))
+	}
+	if err != nil {
+		return exitInvalid, err
+	}
+	log := a.logger(*logLevel, "text")
+	req, err := scripts.DecodeRequest(body)
+	if err != nil {
+		return exitInvalid, describe(err)
+	}
+	script, err := scripts.DefaultRegistry.Compile(req.Goal, req.JSONOutput, req.Data)
+	if err != nil {
+		return exitInvalid, describe(err)
+	}
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log}
+	if scripts.NeedsBrowser(script.Nodes) {
+		cfg := bf.config(log, a.Getenv)
+		cfg.Browsers = 1
+		pool, err := browser.NewPool(ctx, cfg)
+		if err != nil {
+			return exitFailed, err
+		}
+		defer pool.Close()
+		runner.Browsers = leaser(pool)
+	}
+	engine := scripts.NewEngine(runner, nil, log)
+	if req.Timeout > 0 {
+		*timeout = time.Duration(req.Timeout * float64(time.Second))
+	}
+	r, err := engine.Start(ctx, script, scripts.StartOptions{Account: store.DefaultAccount, Source: "cli", Timeout: *timeout})
+	if err != nil {
+		return exitFailed, err
+	}
+	go func() { <-ctx.Done(); r.Cancel() }()
+	doc := engine.Wait(context.Background(), r)
+	enc := json.NewEncoder(a.Stdout)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(doc)
+	if doc.Status != scripts.StatusSucceeded {
+		return exitFailed, nil
+	}
+	return exitOK, nil
+}
+
+// describe renders a coded error with its details for the terminal.
+func describe(err error) error {
+	var e *errs.Error
+	if !errors.As(err, &e) || len(e.Details) == 0 {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString(e.Message)
+	for _, d := range e.Details {
+		b.WriteString("\n  - ")
+		if d.Node != nil {
+			fmt.Fprintf(&b, "node %d: ", *d.Node)
+		}
+		if d.Field != "" {
+			b.WriteString(d.Field + " ")
+		}
+		b.WriteString(d.Problem)
+	}
+	return &errs.Error{Code: e.Code, Message: b.String(), Details: e.Details}
+}
+
+// reorder moves flags before positional arguments so `rodeo run file.json --timeout 1m` works.
+func reorder(args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if strings.HasPrefix(arg, "-") && arg != "-" {
+			flags = append(flags, arg)
+			if !strings.Contains(arg, "=") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !isBoolFlag(arg) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+			continue
+		}
+		pos = append(pos, arg)
+	}
+	return append(flags, pos...)
+}
+
+func isBoolFlag(arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	return name == "stealth" || name == "json" || name == "markdown"
+}
+
+func (a *App) openStore(fs *flag.FlagSet, args []string) (*store.DB, []string, error) {
+	data := fs.String("data", a.env("RODEO_DATA", "./data"), "data directory (env RODEO_DATA)")
+	if err := fs.Parse(reorder(args)); err != nil {
+		return nil, nil, err
+	}
+	db, err := store.Open(*data)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, fs.Args(), nil
+}
+
+func (a *App) keys(args []string) error {
+	if len(args) == 0 {
+		return errs.E(errs.InvalidConfig, "usage: rodeo keys create [--account NAME] | list | revoke ID")
+	}
+	fs := flag.NewFlagSet("keys "+args[0], flag.ContinueOnError)
+	fs.SetOutput(a.Stderr)
+	account := fs.String("account", store.DefaultAccount, "the account the key belongs to (create)")
+	db, rest, err := a.openStore(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	switch args[0] {
+	case "create":
+		secret, k, err := db.CreateKey(*account)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(a.Stdout, "api key: %s\nid: %s\naccount: %s\n(the key is shown only now; it is stored hashed)\n", secret, k.ID, k.Account)
+	case "list":
+		keys, err := db.ListKeys()
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tACCOUNT\tPREFIX\tCREATED\tSTATE")
+		for _, k := range keys {
+			state := "active"
+			if k.Revoked {
+				state = "revoked"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s…\t%s\t%s\n", k.ID, k.Account, k.Prefix, k.Created.Format(time.RFC3339), state)
+		}
+		return tw.Flush()
+	case "revoke":
+		if len(rest) != 1 {
+			return errs.E(errs.InvalidConfig, "usage: rodeo keys revoke ID")
+		}
+		if err := db.RevokeKey(rest[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.Stdout, "revoked %s\n", rest[0])
+	default:
+		return errs.E(errs.InvalidConfig, "unknown keys command %q: use create, list or revoke", args[0])
+	}
+	return nil
+}
+
+func (a *App) nodes(args []string) error {
+	fs := flag.NewFlagSet("nodes", flag.ContinueOnError)
+	fs.SetOutput(a.Stderr)
+	fs.String("data", a.env("RODEO_DATA", "./data"), "data directory (unused: the catalogue is built in)")
+	asJSON := fs.Bool("json", false, "print the catalogue as JSON")
+	asMarkdown := fs.Bool("markdown", false, "print the catalogue as Markdown (docs/nodes.md)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	specs := scripts.DefaultRegistry.All()
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(a.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(specs)
+	case *asMarkdown:
+		_, err := io.WriteString(a.Stdout, scripts.Markdown(specs))
+		return err
+	}
+	tw := tabwriter.NewWriter(a.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE\tCATEGORY\tPARAMETERS\tSUMMARY")
+	for _, s := range specs {
+		var ps []string
+		for _, p := range s.Params {
+			name := p.Name + ":" + string(p.Type)
+			if !p.Required {
+				name += "?"
+			}
+			ps = append(ps, name)
+		}
+		sort.Strings(ps)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Kind, s.Category, strings.Join(ps, " "), s.Summary)
+	}
+	return tw.Flush()
+}

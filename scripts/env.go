@@ -1,0 +1,156 @@
+package scripts
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/rodeo-run/rodeo/errs"
+)
+
+// BrowserSession is one leased, isolated browser context (browser.Session satisfies it).
+type BrowserSession interface {
+	Page() *rod.Page
+	Browser() *rod.Browser
+	Crashed() bool
+	Release()
+}
+
+// Leaser hands out browser sessions; the runner leases one on a run's first browser node.
+type Leaser interface {
+	Lease(ctx context.Context) (BrowserSession, error)
+}
+
+// LeaserFunc adapts a function to Leaser.
+type LeaserFunc func(ctx context.Context) (BrowserSession, error)
+
+// Lease calls f.
+func (f LeaserFunc) Lease(ctx context.Context) (BrowserSession, error) { return f(ctx) }
+
+// Env is what a node sees of its run: the variables, the browser, its step's detail and the
+// run's events. One Env per run; the runner resets the per-step parts.
+type Env struct {
+	RunID   string
+	Goal    string
+	Account string
+	Vars    *Vars
+	Logger  *slog.Logger
+	// Attempt is the 1-based attempt of the current node within its verification budget.
+	Attempt int
+
+	runner  *Runner
+	run     *Run
+	detail  map[string]any
+	browser browserState
+	// Held keys (keypress "shift"/"ctrl"/"alt") apply to the following key presses.
+	Held map[string]bool
+}
+
+type browserState struct {
+	mu      sync.Mutex
+	session BrowserSession
+	page    *rod.Page
+	used    bool // the warm blank page has been navigated by an "open tab"
+}
+
+// SetDetail records a value in the current step's detail (e.g. "resolved").
+func (e *Env) SetDetail(key string, val any) {
+	if e.detail == nil {
+		e.detail = map[string]any{}
+	}
+	e.detail[key] = val
+}
+
+// Detail returns a value set by SetDetail in the current step.
+func (e *Env) Detail(key string) any { return e.detail[key] }
+
+// Emit publishes a message event on the run (print output, notifications).
+func (e *Env) Emit(kind, message string) {
+	if e.run != nil {
+		e.run.publish(Event{Type: kind, RunID: e.RunID, Message: message})
+	}
+}
+
+// session leases the run's browser session on first use.
+func (e *Env) session(ctx context.Context) (BrowserSession, error) {
+	e.browser.mu.Lock()
+	defer e.browser.mu.Unlock()
+	if e.browser.session != nil {
+		return e.browser.session, nil
+	}
+	if e.runner == nil || e.runner.Browsers == nil {
+		return nil, errs.E(errs.BrowserUnavailable, "this run has no browser: the server was started without one")
+	}
+	s, err := e.runner.Browsers.Lease(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.browser.session = s
+	e.browser.page = s.Page()
+	return s, nil
+}
+
+// Page returns the run's current tab, leasing a browser session on first use.
+func (e *Env) Page(ctx context.Context) (*rod.Page, error) {
+	if _, err := e.session(ctx); err != nil {
+		return nil, err
+	}
+	e.browser.mu.Lock()
+	defer e.browser.mu.Unlock()
+	return e.browser.page.Context(ctx), nil
+}
+
+// NewTab returns a tab for "open tab": the session's warm blank page the first time (it costs
+// nothing), afterwards a new page in the same isolated context, which becomes current.
+func (e *Env) NewTab(ctx context.Context) (*rod.Page, error) {
+	s, err := e.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.browser.mu.Lock()
+	defer e.browser.mu.Unlock()
+	if !e.browser.used {
+		e.browser.used = true
+		return e.browser.page.Context(ctx), nil
+	}
+	p, err := s.Browser().Page(proto.TargetCreateTarget{URL: "about:blank"})
+	if err != nil {
+		return nil, fmt.Errorf("new tab: %w", err)
+	}
+	e.browser.page = p
+	return p.Context(ctx), nil
+}
+
+// crashed reports whether the run's browser died.
+func (e *Env) crashed() bool {
+	e.browser.mu.Lock()
+	defer e.browser.mu.Unlock()
+	return e.browser.session != nil && e.browser.session.Crashed()
+}
+
+// release gives the browser session back to the pool.
+func (e *Env) release() {
+	e.browser.mu.Lock()
+	defer e.browser.mu.Unlock()
+	if e.browser.session != nil {
+		e.browser.session.Release()
+		e.browser.session = nil
+		e.browser.page = nil
+	}
+}
+
+// HasBrowser reports whether a session is leased (nodes that only read the page use it).
+func (e *Env) HasBrowser() bool {
+	e.browser.mu.Lock()
+	defer e.browser.mu.Unlock()
+	return e.browser.session != nil
+}
+
+// RunList runs child nodes in order (control flow); it stops at the first failure unless that
+// node says continue_on_error, and returns that failure.
+func (e *Env) RunList(ctx context.Context, calls []*Call) error {
+	return e.runner.runList(ctx, e, calls)
+}

@@ -1,0 +1,79 @@
+package nodes
+
+import (
+	"context"
+	"strings"
+
+	"github.com/go-rod/rod"
+	"github.com/rodeo-run/rodeo/scripts"
+	"github.com/rodeo-run/rodeo/semantic"
+)
+
+// target is an English description resolved on the run's current page.
+type target struct {
+	el   *rod.Element
+	page *rod.Page
+	res  semantic.Resolution
+}
+
+// resolveTarget snapshots the page (one round trip), resolves the description and fetches the
+// live element. It records what was resolved, how and how sure in the step detail.
+func resolveTarget(ctx context.Context, env *scripts.Env, description string, intent semantic.Intent, match string) (*target, error) {
+	page, err := env.Page(ctx)
+	if err != nil {
+		return nil, err
+	}
+	snap, err := semantic.Snap(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	res, err := semantic.Resolve(snap, semantic.Query{Description: description, Intent: intent, Match: match})
+	if err != nil {
+		return nil, err
+	}
+	env.SetDetail("resolved", resolvedDetail(res))
+	el, err := snap.Handle(ctx, page, res.Element.ID)
+	if err != nil {
+		return nil, err
+	}
+	return &target{el: el, page: page, res: res}, nil
+}
+
+func resolvedDetail(res semantic.Resolution) map[string]any {
+	e := res.Element
+	d := map[string]any{
+		"selector":   e.Selector,
+		"text":       firstNonEmpty(e.Name, truncateText(e.Text, 120)),
+		"role":       e.Role,
+		"confidence": round2(res.Confidence),
+		"by":         res.By,
+		"why":        res.Why,
+	}
+	if len(res.RunnersUp) > 0 {
+		var ups []map[string]any
+		for _, c := range res.RunnersUp {
+			ups = append(ups, map[string]any{"selector": c.Element.Selector, "text": firstNonEmpty(c.Element.Name, truncateText(c.Element.Text, 80)), "score": round2(c.Score)})
+		}
+		d["runners_up"] = ups
+	}
+	return d
+}
+
+func firstNonEmpty(vals ...string) string {
+	for _, v := range vals {
+		if strings.TrimSpace(v) != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+func truncateText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }

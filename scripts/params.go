@@ -1,0 +1,198 @@
+package scripts
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rodeo-run/rodeo/errs"
+)
+
+// Params are a node's parameters after templating, read through typed getters. Validation has
+// already checked types, so getters fail only on values that templating produced at run time
+// (e.g. "{{count}}" that expands to "abc" where a number is needed).
+type Params struct {
+	spec     *Spec
+	values   map[string]any
+	children map[string][]*Call
+}
+
+// NewParams builds params for spec from values as decoded from JSON (tests and nodes that build
+// other nodes use it; the runner builds them from a Call).
+func NewParams(spec *Spec, values map[string]any, children map[string][]*Call) *Params {
+	return &Params{spec: spec, values: values, children: children}
+}
+
+func (p *Params) lookup(name string) (any, Param, bool) {
+	def, _ := p.spec.Param(name)
+	v, ok := p.values[name]
+	if !ok || v == nil {
+		if def.Default != nil {
+			return def.Default, def, true
+		}
+		return nil, def, false
+	}
+	return v, def, true
+}
+
+// Has reports whether the param was given or has a default.
+func (p *Params) Has(name string) bool {
+	_, _, ok := p.lookup(name)
+	return ok
+}
+
+func bad(name, format string, args ...any) error {
+	return errs.E(errs.InvalidConfig, "parameter %s: %s", name, fmt.Sprintf(format, args...))
+}
+
+// String returns a text param ("" when absent and without default).
+func (p *Params) String(name string) (string, error) {
+	v, _, ok := p.lookup(name)
+	if !ok {
+		return "", nil
+	}
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case json.Number, float64, bool:
+		return Text(t), nil
+	}
+	return "", bad(name, "must be a string")
+}
+
+// Number returns a numeric param; a templated string must parse as a number.
+func (p *Params) Number(name string) (float64, error) {
+	v, def, ok := p.lookup(name)
+	if !ok {
+		return 0, nil
+	}
+	var f float64
+	switch t := v.(type) {
+	case json.Number:
+		var err error
+		if f, err = t.Float64(); err != nil {
+			return 0, bad(name, "must be a number")
+		}
+	case float64:
+		f = t
+	case int:
+		f = float64(t)
+	case string:
+		var err error
+		if f, err = strconv.ParseFloat(strings.TrimSpace(t), 64); err != nil {
+			return 0, bad(name, "must be a number, got %q", truncate(t, 40))
+		}
+	default:
+		return 0, bad(name, "must be a number")
+	}
+	if def.Min != nil && f < *def.Min {
+		return 0, bad(name, "must be at least %v, not %v", *def.Min, f)
+	}
+	if def.Max != nil && f > *def.Max {
+		return 0, bad(name, "must be at most %v, not %v", *def.Max, f)
+	}
+	return f, nil
+}
+
+// Bool returns a boolean param; templated "true"/"false" parse.
+func (p *Params) Bool(name string) (bool, error) {
+	v, _, ok := p.lookup(name)
+	if !ok {
+		return false, nil
+	}
+	switch t := v.(type) {
+	case bool:
+		return t, nil
+	case string:
+		b, err := strconv.ParseBool(strings.TrimSpace(t))
+		if err != nil {
+			return false, bad(name, "must be true or false, got %q", truncate(t, 40))
+		}
+		return b, nil
+	}
+	return false, bad(name, "must be true or false")
+}
+
+// Strings returns a list param; a single string is a list of one.
+func (p *Params) Strings(name string) ([]string, error) {
+	v, _, ok := p.lookup(name)
+	if !ok {
+		return nil, nil
+	}
+	switch t := v.(type) {
+	case string:
+		return []string{t}, nil
+	case []string:
+		return t, nil
+	case []any:
+		out := make([]string, len(t))
+		for i, x := range t {
+			out[i] = Text(x)
+		}
+		return out, nil
+	}
+	return nil, bad(name, "must be an array of strings")
+}
+
+// Object returns an object param.
+func (p *Params) Object(name string) (map[string]any, error) {
+	v, _, ok := p.lookup(name)
+	if !ok {
+		return nil, nil
+	}
+	m, isMap := v.(map[string]any)
+	if !isMap {
+		return nil, bad(name, "must be an object")
+	}
+	return m, nil
+}
+
+// Nodes returns a child node list of a control-flow param.
+func (p *Params) Nodes(name string) []*Call { return p.children[name] }
+
+// expandParams templates the Template params of c from vars, deeply for lists and objects.
+func expandParams(c *Call, vars *Vars) (map[string]any, error) {
+	out := make(map[string]any, len(c.Raw))
+	for name, v := range c.Raw {
+		def, _ := c.Spec.Param(name)
+		if !def.Template && def.Type != Number && def.Type != Bool {
+			out[name] = v
+			continue
+		}
+		ev, err := expandValue(v, vars)
+		if err != nil {
+			return nil, fmt.Errorf("parameter %s: %w", name, err)
+		}
+		out[name] = ev
+	}
+	return out, nil
+}
+
+func expandValue(v any, vars *Vars) (any, error) {
+	switch t := v.(type) {
+	case string:
+		return vars.Expand(t)
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			e, err := expandValue(x, vars)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = e
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			e, err := expandValue(x, vars)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = e
+		}
+		return out, nil
+	}
+	return v, nil
+}
