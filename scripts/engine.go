@@ -27,10 +27,10 @@ type Engine struct {
 	mu        sync.Mutex
 	active    map[string]*Run
 	observers []func(Doc)
-	wg     sync.WaitGroup
-	base   context.Context
-	stop   context.CancelFunc
-	closed bool
+	wg        sync.WaitGroup
+	base      context.Context
+	stop      context.CancelFunc
+	closed    bool
 }
 
 // NewEngine returns an engine ready to start runs.

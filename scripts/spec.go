@@ -55,8 +55,8 @@ type Spec struct {
 	// Timeout is the default time limit of one execution; the node's `timeout` field overrides it.
 	Timeout time.Duration `json:"-"`
 	// Attempts is the verification budget: how often Run+Verify may be tried. Default 1.
-	Attempts int               `json:"attempts"`
-	Examples []map[string]any  `json:"examples,omitempty"`
+	Attempts int                           `json:"attempts"`
+	Examples []map[string]any              `json:"examples,omitempty"`
 	Build    func(p *Params) (Node, error) `json:"-"`
 }
 

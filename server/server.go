@@ -24,7 +24,7 @@ import (
 // PoolStats is what the server reads of the browser pool for /healthz and /metrics.
 type PoolStats struct {
 	Browsers, Capacity, InUse, Idle, Waiting int
-	Leases, Crashes, Recycles               int64
+	Leases, Crashes, Recycles                int64
 }
 
 // Config wires the server to the rest of rodeo.

@@ -64,7 +64,7 @@ func init() {
 		Params: []scripts.Param{
 			{Name: "prompt", Type: scripts.String, Template: true,
 				Description: "text to type, or one key word: enter/return, backspace, tab, space, period, slash, escape, arrow keys, a combo like ctrl+a, or shift/ctrl/alt to hold for the next key press; \"Current Directory\"/resource_path types the server's working folder",
-				Example: "ada@example.com"},
+				Example:     "ada@example.com"},
 			{Name: "automation_input", Type: scripts.String,
 				Description: "a variable whose value is typed instead of prompt (e.g. sms_transcript)", Example: "data"},
 		},
