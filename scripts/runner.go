@@ -212,7 +212,11 @@ func (rn *Runner) Execute(ctx context.Context, r *Run, opt ExecOptions) {
 	default:
 		status = StatusFailed
 	}
-	env.Logger.Info("run finished", "status", status, "error", errs.Code(err))
+	if err != nil {
+		env.Logger.Info("run finished", "status", status, "error", errs.Code(err))
+	} else {
+		env.Logger.Info("run finished", "status", status)
+	}
 	r.finish(status, err, env.Vars.Snapshot())
 }
 

@@ -165,7 +165,7 @@ func (n *keypress) Run(ctx context.Context, env *scripts.Env) error {
 	}
 	env.SetDetail("key", n.label)
 	if n.text != "" {
-		err = typeText(page, n.text)
+		err = typeText(page, n.text, env.Held["shift"])
 	} else {
 		err = pressCombo(page, n.combo)
 	}
@@ -183,8 +183,9 @@ func (n *keypress) Run(ctx context.Context, env *scripts.Env) error {
 }
 
 // typeText sends real key events for characters on a US keyboard, and inserts the others
-// (accents, CJK, emoji) as text input, which is what an IME does.
-func typeText(page *rod.Page, text string) error {
+// (accents, CJK, emoji) as text input, which is what an IME does. With shift held, characters
+// become their shifted keys ("a" -> "A", "1" -> "!"): CDP does not apply a held modifier to text.
+func typeText(page *rod.Page, text string, shift bool) error {
 	var pending strings.Builder
 	flush := func() error {
 		if pending.Len() == 0 {
@@ -203,6 +204,9 @@ func typeText(page *rod.Page, text string) error {
 			key = input.Tab
 		case r >= 0x20 && r < 0x7f:
 			key = input.Key(r)
+			if shifted, ok := key.Shift(); ok && shift {
+				key = shifted
+			}
 		default:
 			pending.WriteRune(r)
 			continue

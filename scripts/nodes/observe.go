@@ -26,7 +26,9 @@ const pageStateJS = `function rodeoState() {
 	let forms = '';
 	for (let i = 0; i < ctl.length && i < 500; i++) { const c = ctl[i]; forms += (c.checked ? '1' : '0') + (c.value || '').length + (c.value || '').slice(0, 8) + '|'; }
 	const sel = String(window.getSelection ? window.getSelection() : '').length + ':' + (a && 'selectionStart' in a ? (a.selectionStart + '-' + a.selectionEnd) : '');
-	return {url: location.href, focus, value, forms, sel, scroll: Math.round(scrollX) + ',' + Math.round(scrollY),
+	const editable = !!(a && a !== document.body && (a.isContentEditable || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' ||
+		(a.tagName === 'INPUT' && !/^(button|submit|reset|checkbox|radio|image|file|color|range|hidden)$/i.test(a.type))));
+	return {url: location.href, focus, editable, value, forms, sel, scroll: Math.round(scrollX) + ',' + Math.round(scrollY),
 		res: performance.getEntriesByType('resource').length, password: !!(a && a.type === 'password')};
 }`
 
@@ -34,6 +36,7 @@ const pageStateJS = `function rodeoState() {
 type pageState struct {
 	URL      string `json:"url"`
 	Focus    string `json:"focus"`
+	Editable bool   `json:"editable"`
 	Value    string `json:"value"`
 	Forms    string `json:"forms"`
 	Sel      string `json:"sel"`
@@ -80,10 +83,21 @@ type change struct {
 	Navigated bool
 }
 
+// focusedField reports a focus change into an editable field. Focus moving to a button or link
+// is not an effect: Chrome focuses every clicked button, including ones that do nothing.
+func (c change) focusedField() bool { return c.Before.Focus != c.After.Focus && c.After.Editable }
+
+// selectionChanged reports a selection change within the same focused element (a focus change
+// alone moves the selection too).
+func (c change) selectionChanged() bool { return c.Before.Focus == c.After.Focus && c.Before.Sel != c.After.Sel }
+
+func (c change) stateChanged() bool {
+	return c.Before.Forms != c.After.Forms || (c.Before.Focus == c.After.Focus && c.Before.Value != c.After.Value)
+}
+
 func (c change) any() bool {
-	return c.Navigated || c.Mutations > 0 || c.Before.URL != c.After.URL || c.Before.Focus != c.After.Focus ||
-		c.Before.Value != c.After.Value || c.Before.Forms != c.After.Forms || c.Before.Sel != c.After.Sel ||
-		c.Before.Res != c.After.Res || c.Before.Scroll != c.After.Scroll
+	return c.Navigated || c.Mutations > 0 || c.Before.URL != c.After.URL || c.focusedField() || c.stateChanged() ||
+		c.selectionChanged() || c.Before.Res != c.After.Res || c.Before.Scroll != c.After.Scroll
 }
 
 func (o *observer) read(ctx context.Context) (change, error) {
@@ -151,14 +165,17 @@ func (c change) checks(window time.Duration) []checkResult {
 	if c.Mutations > 0 {
 		out = append(out, checkResult{"dom_changed", true, fmt.Sprintf("%d DOM mutations", c.Mutations)})
 	}
-	if c.Before.Focus != c.After.Focus {
+	if c.focusedField() {
 		out = append(out, checkResult{"focus_changed", true, strings.TrimSpace(c.Before.Focus + " -> " + c.After.Focus)})
 	}
-	if c.Before.Forms != c.After.Forms || (c.Before.Focus == c.After.Focus && c.Before.Value != c.After.Value) {
+	if c.stateChanged() {
 		out = append(out, checkResult{"state_changed", true, "a form control's value or checked state changed"})
 	}
-	if c.Before.Sel != c.After.Sel {
+	if c.selectionChanged() {
 		out = append(out, checkResult{"selection_changed", true, ""})
+	}
+	if c.Before.Scroll != c.After.Scroll {
+		out = append(out, checkResult{"scrolled", true, c.Before.Scroll + " -> " + c.After.Scroll})
 	}
 	if c.Before.Res != c.After.Res {
 		out = append(out, checkResult{"request_started", true, fmt.Sprintf("%d new requests", c.After.Res-c.Before.Res)})

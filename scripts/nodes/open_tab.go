@@ -63,11 +63,14 @@ func normalizeURL(raw string) (string, error) {
 		s = "https://" + s
 	}
 	u, err := url.Parse(s)
-	if err != nil || u.Host == "" {
+	if err != nil {
 		return "", errInvalid("target: %q is not a URL", raw)
 	}
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return "", errInvalid("target: only http and https URLs can be opened, not %s:", u.Scheme)
+	}
+	if u.Host == "" {
+		return "", errInvalid("target: %q has no host", raw)
 	}
 	return u.String(), nil
 }

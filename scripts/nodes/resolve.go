@@ -4,10 +4,15 @@ import (
 	"context"
 	"strings"
 
+	"github.com/rodeo-run/rodeo/errs"
+
 	"github.com/go-rod/rod"
 	"github.com/rodeo-run/rodeo/scripts"
 	"github.com/rodeo-run/rodeo/semantic"
 )
+
+// minConfidence is the resolver confidence below which a match is treated as not found.
+const minConfidence = 0.3
 
 // target is an English description resolved on the run's current page.
 type target struct {
@@ -32,6 +37,12 @@ func resolveTarget(ctx context.Context, env *scripts.Env, description string, in
 		return nil, err
 	}
 	env.SetDetail("resolved", resolvedDetail(res))
+	if res.Confidence < minConfidence {
+		// Acting on a weak guess clicks the wrong thing or scrapes the wrong text without a trace;
+		// failing (and retrying, for content that is still loading) is the honest answer.
+		return nil, errs.E(errs.TargetNotFound, "nothing on %s clearly matches %q: the best guess, %s %q, is too weak (confidence %.2f)",
+			snap.URL, description, res.Element.Role, truncateText(firstNonEmpty(res.Element.Name, res.Element.Text), 60), res.Confidence)
+	}
 	el, err := snap.Handle(ctx, page, res.Element.ID)
 	if err != nil {
 		return nil, err

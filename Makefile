@@ -1,0 +1,58 @@
+# rodeo: `make run` starts the server on its embedded defaults; `make test` runs every test
+# against the real Debian Chromium. Missing Debian packages are installed when run as root.
+
+GO          ?= go
+BIN         ?= bin/rodeo
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+DEB_PACKAGES = chromium
+TEST_TIMEOUT ?= 14m
+
+.PHONY: run build test test-short bench lint docs deps check-docs clean
+
+run: deps build
+	./$(BIN) serve
+
+build:
+	$(GO) build -o $(BIN) .
+
+# deps installs the Debian packages the server and the tests need when they are missing,
+# with apt-get when running as root; otherwise it says exactly what to install.
+deps:
+	@missing=""; \
+	if [ -z "$$RODEO_CHROME" ] && [ -z "$$RODEO_CHROME_URL" ] && ! command -v chromium >/dev/null 2>&1 \
+	   && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then \
+	  missing="chromium"; \
+	fi; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian packages: $$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else \
+	    echo "rodeo needs Chrome. Install it with: sudo apt-get install -y $$missing"; \
+	    echo "(or set RODEO_CHROME to a Chrome executable, or RODEO_CHROME_URL to a DevTools websocket URL)"; \
+	    exit 1; \
+	  fi; \
+	fi
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) ./...
+
+# test-short skips the browser tests for a quick loop.
+test-short:
+	$(GO) test -short -count=1 ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchtime 20x ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
+
+# docs regenerates the node catalogue from the registry (a test fails when it is stale).
+docs:
+	$(GO) run . nodes --markdown > docs/nodes.md
+
+clean:
+	rm -rf bin
