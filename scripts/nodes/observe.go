@@ -89,7 +89,9 @@ func (c change) focusedField() bool { return c.Before.Focus != c.After.Focus && 
 
 // selectionChanged reports a selection change within the same focused element (a focus change
 // alone moves the selection too).
-func (c change) selectionChanged() bool { return c.Before.Focus == c.After.Focus && c.Before.Sel != c.After.Sel }
+func (c change) selectionChanged() bool {
+	return c.Before.Focus == c.After.Focus && c.Before.Sel != c.After.Sel
+}
 
 func (c change) stateChanged() bool {
 	return c.Before.Forms != c.After.Forms || (c.Before.Focus == c.After.Focus && c.Before.Value != c.After.Value)
