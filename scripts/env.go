@@ -116,7 +116,14 @@ func (e *Env) NewTab(ctx context.Context) (*rod.Page, error) {
 		e.browser.used = true
 		return e.browser.page.Context(ctx), nil
 	}
-	p, err := s.Browser().Page(proto.TargetCreateTarget{URL: "about:blank"})
+	var p *rod.Page
+	if np, ok := s.(interface {
+		NewPage(context.Context) (*rod.Page, error)
+	}); ok {
+		p, err = np.NewPage(ctx) // the pool's pages carry its stealth set-up
+	} else {
+		p, err = s.Browser().Page(proto.TargetCreateTarget{URL: "about:blank"})
+	}
 	if err != nil {
 		return nil, fmt.Errorf("new tab: %w", err)
 	}
