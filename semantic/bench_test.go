@@ -1,0 +1,170 @@
+package semantic
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+)
+
+// bigPage writes an HTML page with about n snapshot elements (nav links, a labeled form, a table
+// of orders with buttons, product cards) to dir and returns its file name.
+func bigPage(tb testing.TB, dir string, n int) string {
+	tb.Helper()
+	var b strings.Builder
+	b.WriteString("<!doctype html><html><head><title>Big</title></head><body><nav aria-label=Main><ul>")
+	count := 0
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, `<li><a href="/s/%d">Section %d</a></li>`, i, i)
+		count += 2
+	}
+	b.WriteString(`</ul></nav><main><h1>Dashboard</h1><form aria-label="Profile">`)
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, `<div><label for="f%d">Field %d</label><input id="f%d" name="field%d"></div>`, i, i, i, i)
+		count += 2
+	}
+	b.WriteString(`<label for="email">Email address</label><input id="email" type="email"><button id="save">Save profile</button></form>`)
+	count += 3
+	b.WriteString(`<table><thead><tr><th>Order</th><th>Customer</th><th>Total</th><th>Actions</th></tr></thead><tbody>`)
+	for i := 0; count < n*6/10; i++ {
+		fmt.Fprintf(&b, `<tr><td>#%d</td><td>Customer %d</td><td>$%d.00</td><td><button>Delete</button></td></tr>`, 1000+i, i, i*3)
+		count += 5
+	}
+	b.WriteString(`</tbody></table><ol>`)
+	for i := 0; count < n; i++ {
+		fmt.Fprintf(&b, `<li><h3><a href="/p/%d">Product %d</a></h3><p>Description of product %d, a fine thing.</p><span class="price">$%d.99</span> <button>Add to cart</button></li>`, i, i, i, i)
+		count += 6
+	}
+	b.WriteString(`</ol></main></body></html>`)
+	name := "big.html"
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return name
+}
+
+var benchQueries = []Query{
+	{Description: "the email field", Intent: IntentType},
+	{Description: "Save profile", Intent: IntentClick},
+	{Description: "the second Add to cart button", Intent: IntentClick},
+	{Description: "the price of the third product", Intent: IntentRead},
+	{Description: "Customer 57", Intent: IntentRead},
+}
+
+func p50(ds []time.Duration) float64 {
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return float64(ds[len(ds)/2].Microseconds()) / 1000
+}
+
+// BenchmarkResolve1000 is Snap + Resolve on a 1,000-element page in real Chrome.
+func BenchmarkResolve1000(b *testing.B) {
+	dir := b.TempDir()
+	name := bigPage(b, dir, 1000)
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+name)
+	ctx := context.Background()
+	s, err := Snap(ctx, p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(s.Elements) < 1000 {
+		b.Fatalf("page has %d elements, want 1000+", len(s.Elements))
+	}
+	var ds []time.Duration
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		s, err := Snap(ctx, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Resolve(s, benchQueries[i%len(benchQueries)]); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(p50(ds), "p50-ms")
+	b.ReportMetric(float64(len(s.Elements)), "elements")
+}
+
+// BenchmarkSnap1000 is the snapshot alone, to see where the time goes.
+func BenchmarkSnap1000(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 1000))
+	ctx := context.Background()
+	var ds []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := Snap(ctx, p); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(p50(ds), "p50-ms")
+}
+
+// BenchmarkRank1000 is Resolve alone on the data of a 1,000-element snapshot.
+func BenchmarkRank1000(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 1000))
+	s, err := Snap(context.Background(), p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		if _, err := Resolve(s, benchQueries[i%len(benchQueries)]); err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(p50(ds), "p50-ms")
+}
+
+// TestBigPage_Resolves checks the benchmark's queries resolve to the intended elements.
+func TestBigPage_Resolves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	dir := t.TempDir()
+	p := browsertest.Page(t, browsertest.Serve(t, dir)+"/"+bigPage(t, dir, 1000))
+	s, err := Snap(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"#email", "#save", "button", "span", "td"}
+	wantText := []string{"", "", "Add to cart", "$2.99", "Customer 57"}
+	for i, q := range benchQueries {
+		res, err := Resolve(s, q)
+		if err != nil {
+			t.Fatalf("%q: %v", q.Description, err)
+		}
+		e := res.Element
+		if !(e.Selector == want[i] || e.Tag == want[i]) || (wantText[i] != "" && e.Text != wantText[i]) {
+			t.Errorf("%q -> %s", q.Description, describe(&e))
+		}
+	}
+}
+
+// BenchmarkSnapJS1000 times the snapshot JS inside the page (no CDP, no decoding), to tell page
+// work from transport and Go work when the machine is noisy.
+func BenchmarkSnapJS1000(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 1000))
+	var ds []time.Duration
+	for b.Loop() {
+		res, err := p.Evaluate(rod.Eval(`(js, key) => { const f = eval('(' + js + ')'); const t0 = performance.now(); f(key); return performance.now() - t0; }`, snapshotJS, windowKey))
+		if err != nil {
+			b.Fatal(err)
+		}
+		ds = append(ds, time.Duration(res.Value.Num()*float64(time.Millisecond)))
+	}
+	b.ReportMetric(p50(ds), "p50-ms")
+}

@@ -1,0 +1,463 @@
+package semantic
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Parsed is what the heuristic ranker reads out of a description.
+type Parsed struct {
+	// Roles are the ARIA roles the description's role word asks for, best first ("field" ->
+	// textbox, searchbox, combobox).
+	Roles []string
+	// Texts are the quoted phrases and "says X"/"labeled X" phrases (exact-match candidates)
+	// followed by the salient words, lowercased.
+	Texts []string
+	// Quoted are the phrases given verbatim: quoted, or after "that says", "labeled", "named"...
+	Quoted []string
+	// Words are the salient words left after stop words, role and ordinal words are removed.
+	Words []string
+	// RoleWords are the role words themselves ("button"); a weak text hint (a button named "Menu").
+	RoleWords []string
+	// Context are the words of an "in the cart summary" / "under Billing" phrase.
+	Context []string
+	// Ordinal is 1-based, -1 for last, -2 for second to last, 0 for none.
+	Ordinal int
+	// Attrs are attribute hints: placeholder, aria-label, title, alt, name, id, type, href.
+	Attrs map[string]string
+	// Intent is what the instruction's verb implies ("Click", "Type into", "Read"), IntentAny if none.
+	Intent Intent
+	// Kind is a value shape the description asks for: "price" (a currency amount), "" otherwise.
+	Kind string
+	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
+	// is inside the Nth of repeated items.
+	Item string
+}
+
+var (
+	quoteRe = regexp.MustCompile(`"([^"]+)"|“([^”]+)”|‘([^’]+)’|«([^»]+)»|(?:^|[\s(\[:=])'([^']+)'(?:$|[\s.,;:!?)\]])`)
+	// attrRe matches attribute hints: name="email", placeholder: Search, with the aria-label X.
+	attrRe   = regexp.MustCompile(`(?i)\b(placeholder|aria-label|aria label|title|alt|alt text|name|id|type|href|data-testid|test id)\s*(?:=|:|is|of)?\s*\x00(\d+)\x00`)
+	attrEqRe = regexp.MustCompile(`(?i)\b(placeholder|aria-label|title|alt|name|id|type|href|data-testid)\s*[=:]\s*([^\s,;]+)`)
+	// phraseRe finds "that says X" style markers; X runs to a context preposition or the end.
+	phraseRe = regexp.MustCompile(`(?i)\b(?:that|which)?\s*(?:says|reads|say|saying|reading|labeled|labelled|named|called|titled|captioned|with (?:the )?(?:text|label|caption|name|title|words?)|containing(?: the text)?)\s+`)
+	ordNumRe = regexp.MustCompile(`(?i)^(?:#(\d+)|(\d+)(?:st|nd|rd|th))$`)
+	// instrRe strips the instruction verb and its object when the target follows "into/in/on".
+	typeIntoRe = regexp.MustCompile(`(?i)^(?:type|enter|write|input|fill in|fill|paste|put)\s+.*?\s(?:into|in|inside|to)\s+(.*)$`)
+	fillWithRe = regexp.MustCompile(`(?i)^(?:fill(?: in| out)?|complete|populate|set)\s+(.*?)\s+(?:with|to)\s+.*$`)
+	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
+)
+
+// verbs maps a leading instruction verb to the intent it implies; longest first matters only for
+// multi-word entries, which are tried before single words.
+var verbs = []struct {
+	words  string
+	intent Intent
+}{
+	{"double click on", IntentClick}, {"double-click on", IntentClick}, {"double click", IntentClick}, {"double-click", IntentClick},
+	{"right click on", IntentClick}, {"right-click on", IntentClick}, {"click on", IntentClick}, {"tap on", IntentClick},
+	{"click", IntentClick}, {"press", IntentClick}, {"tap", IntentClick}, {"hit", IntentClick}, {"push", IntentClick},
+	{"check", IntentClick}, {"uncheck", IntentClick}, {"tick", IntentClick}, {"untick", IntentClick}, {"toggle", IntentClick},
+	{"open", IntentClick}, {"choose", IntentClick}, {"select", IntentClick}, {"pick", IntentClick}, {"follow", IntentClick},
+	{"hover over", IntentAny}, {"hover", IntentAny}, {"scroll to", IntentAny}, {"find", IntentAny}, {"locate", IntentAny},
+	{"focus on", IntentType}, {"focus", IntentType}, {"clear", IntentType}, {"type in", IntentType}, {"type into", IntentType},
+	{"fill in", IntentType}, {"fill out", IntentType}, {"fill", IntentType},
+	{"read", IntentRead}, {"get", IntentRead}, {"extract", IntentRead}, {"copy", IntentRead}, {"grab", IntentRead},
+	{"what is", IntentRead}, {"what's", IntentRead}, {"wait for", IntentRead}, {"verify", IntentRead}, {"look at", IntentRead},
+}
+
+// roleWords maps role words to roles. Multi-word entries are matched before single words.
+var roleWords = map[string][]string{
+	"button": {"button"}, "btn": {"button"},
+	"link": {"link"}, "hyperlink": {"link"}, "anchor": {"link"},
+	"field": {"textbox", "searchbox", "combobox"}, "input": {"textbox", "searchbox", "combobox"},
+	"textbox": {"textbox", "searchbox"}, "text box": {"textbox", "searchbox"}, "text field": {"textbox", "searchbox"},
+	"input field": {"textbox", "searchbox", "combobox"}, "input box": {"textbox", "searchbox"}, "textarea": {"textbox"},
+	"text area": {"textbox"}, "entry": {"textbox", "searchbox"},
+	"search box": {"searchbox", "textbox"}, "searchbox": {"searchbox", "textbox"}, "search field": {"searchbox", "textbox"},
+	"search bar": {"searchbox", "textbox"}, "search input": {"searchbox", "textbox"},
+	"box":      {"textbox", "searchbox", "checkbox"},
+	"checkbox": {"checkbox", "switch"}, "check box": {"checkbox", "switch"}, "tickbox": {"checkbox"}, "tick box": {"checkbox"},
+	"radio": {"radio"}, "radio button": {"radio"}, "option": {"radio", "option", "menuitem"},
+	"switch": {"switch", "checkbox"}, "toggle": {"switch", "checkbox", "button"},
+	"tab": {"tab"}, "menu": {"menuitem", "menu", "button"}, "menu item": {"menuitem"}, "menuitem": {"menuitem"},
+	"dropdown": {"combobox", "listbox", "button"}, "drop-down": {"combobox", "listbox", "button"}, "drop down": {"combobox", "listbox", "button"},
+	"select": {"combobox", "listbox"}, "select box": {"combobox", "listbox"}, "combobox": {"combobox"}, "combo box": {"combobox"},
+	"picker": {"combobox", "listbox", "button"}, "list box": {"listbox"}, "listbox": {"listbox"},
+	"slider": {"slider"},
+	"image":  {"img"}, "img": {"img"}, "picture": {"img"}, "photo": {"img"}, "logo": {"img", "link"},
+	"icon":    {"button", "img", "link"},
+	"heading": {"heading"}, "title": {"heading"}, "headline": {"heading"}, "header": {"heading"}, "subtitle": {"heading"},
+	"message": {"alert", "status", "paragraph", "text"}, "notification": {"alert", "status", "text"}, "toast": {"alert", "status", "text"},
+	"alert": {"alert", "status", "text"}, "banner": {"dialog", "region", "alert", "text"}, "notice": {"alert", "status", "paragraph", "text"},
+	"text": {"text", "paragraph", "label", "cell", "listitem", "heading"}, "paragraph": {"paragraph", "text"},
+	"label": {"label", "text"}, "caption": {"text", "label"}, "description": {"paragraph", "text"},
+	"price": {"text", "cell", "paragraph"}, "cost": {"text", "cell", "paragraph"}, "amount": {"text", "cell", "paragraph"},
+	"cell": {"cell", "gridcell"}, "row": {"row"}, "list item": {"listitem"},
+	"dialog": {"dialog", "alertdialog"}, "modal": {"dialog", "alertdialog"}, "popup": {"dialog", "alertdialog"},
+}
+
+// roleMultiMax is the longest role word in words.
+const roleMultiMax = 2
+
+// containerWords name what the target sits in when they are not the head noun ("the dialog title").
+var containerWords = map[string]bool{"dialog": true, "modal": true, "popup": true, "banner": true}
+
+// itemWords are collection nouns an ordinal counts over ("the second result's title").
+var itemWords = map[string]bool{
+	"result": true, "results": true, "row": true, "rows": true, "item": true, "items": true, "product": true,
+	"products": true, "card": true, "cards": true, "entry": true, "entries": true, "post": true, "posts": true,
+	"article": true, "articles": true, "listing": true, "listings": true, "comment": true, "comments": true,
+}
+
+var ordinalWords = map[string]int{
+	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+	"ninth": 9, "tenth": 10, "last": -1, "final": -1, "top": 1, "1st": 1, "2nd": 2, "3rd": 3,
+}
+
+var stopWords = map[string]bool{
+	"the": true, "a": true, "an": true, "on": true, "in": true, "to": true, "of": true, "for": true, "with": true,
+	"and": true, "or": true, "this": true, "that": true, "which": true, "is": true, "it": true, "its": true,
+	"at": true, "by": true, "from": true, "into": true, "onto": true, "please": true, "then": true, "me": true,
+	"my": true, "your": true, "our": true, "page": true, "element": true, "one": true, "some": true, "there": true,
+	"here": true, "be": true, "are": true, "was": true, "should": true, "can": true, "you": true, "we": true,
+	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
+	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
+	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
+	"no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true,
+}
+
+// contextPreps start an "in the cart summary" phrase.
+var contextPreps = map[string]bool{"in": true, "inside": true, "within": true, "under": true, "below": true, "beneath": true}
+
+// Parse reads a description: role words, quoted or salient text, ordinals and attribute hints.
+func Parse(description string) Parsed {
+	p := Parsed{Attrs: map[string]string{}}
+	s := strings.TrimSpace(description)
+	s = strings.TrimRight(s, ".!? ")
+
+	// Quoted phrases become placeholders \x00N\x00 so that later steps see their position.
+	var quoted []string
+	s = quoteRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := quoteRe.FindStringSubmatch(m)
+		for _, g := range sub[1:] {
+			if g != "" {
+				lead, trail := "", ""
+				if sub[5] != "" { // the single-quote form keeps its surrounding punctuation
+					lead = m[:strings.Index(m, "'")]
+					trail = m[strings.LastIndex(m, "'")+1:]
+				}
+				quoted = append(quoted, strings.TrimSpace(g))
+				return lead + " \x00" + strconv.Itoa(len(quoted)-1) + "\x00 " + trail
+			}
+		}
+		return m
+	})
+
+	// Attribute hints on quoted values (placeholder "Search…") and on bare ones (name=email).
+	usedQuote := map[int]bool{}
+	s = attrRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := attrRe.FindStringSubmatch(m)
+		i, _ := strconv.Atoi(sub[2])
+		p.Attrs[attrName(sub[1])] = quoted[i]
+		usedQuote[i] = true
+		return " "
+	})
+	s = attrEqRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := attrEqRe.FindStringSubmatch(m)
+		p.Attrs[attrName(sub[1])] = sub[2]
+		return " "
+	})
+
+	// The instruction verb.
+	s = stripInstruction(s, &p)
+
+	// "that says X" / "labeled X": X up to a context preposition or a comma is a phrase.
+	for {
+		loc := phraseRe.FindStringIndex(s)
+		if loc == nil {
+			break
+		}
+		rest := s[loc[1]:]
+		end := phraseEnd(rest)
+		phrase := strings.TrimSpace(rest[:end])
+		if phrase != "" && !strings.Contains(phrase, "\x00") {
+			quoted = append(quoted, phrase)
+			phrase = " \x00" + strconv.Itoa(len(quoted)-1) + "\x00 "
+		}
+		s = s[:loc[0]] + " " + phrase + " " + rest[end:]
+	}
+
+	// Context phrase: "in the cart summary", "under Billing" (after the target words).
+	words := tokenizeDesc(s)
+	var main []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if contextPreps[w] && i > 0 && i+1 < len(words) {
+			j := i + 1
+			var ctx []string
+			for ; j < len(words) && !contextPreps[words[j]]; j++ {
+				cw := words[j]
+				if stopWords[cw] {
+					continue
+				}
+				if strings.HasPrefix(cw, "\x00") {
+					cw = strings.ToLower(quoted[quoteIndex(cw)])
+					usedQuote[quoteIndex(words[j])] = true
+				}
+				ctx = append(ctx, canonicalContext(cw))
+			}
+			if len(ctx) > 0 {
+				p.Context = append(p.Context, ctx...)
+			}
+			i = j - 1
+			continue
+		}
+		main = append(main, w)
+	}
+
+	for i, q := range quoted {
+		if !usedQuote[i] {
+			p.Quoted = append(p.Quoted, q)
+		}
+	}
+
+	// Roles, ordinals, items and salient words of the main part.
+	type roleHit struct {
+		word  string
+		roles []string
+	}
+	var hits []roleHit
+	for i := 0; i < len(main); i++ {
+		w := main[i]
+		if strings.HasPrefix(w, "\x00") {
+			continue
+		}
+		if (w == "first" || w == "last") && i+1 < len(main) && main[i+1] == "name" {
+			p.Words = append(p.Words, w, "name")
+			i++
+			continue
+		}
+		if n, ok := ordinal(w); ok && p.Ordinal == 0 {
+			if n == 2 && i+2 < len(main) && main[i+1] == "to" && main[i+2] == "last" {
+				n = -2
+				i += 2
+			} else if (w == "second" || w == "2nd") && i+1 < len(main) && main[i+1] == "last" {
+				n = -2
+				i++
+			}
+			p.Ordinal = n
+			continue
+		}
+		if itemWords[w] && (p.Ordinal != 0 || (i+1 < len(main) && main[i+1] == "s")) {
+			p.Item = singular(w)
+			if i+1 < len(main) && main[i+1] == "s" {
+				i++
+			}
+			continue
+		}
+		matched := false
+		for n := roleMultiMax; n >= 1 && !matched; n-- {
+			if i+n > len(main) {
+				continue
+			}
+			phrase := strings.Join(main[i:i+n], " ")
+			if roles, ok := roleWords[phrase]; ok {
+				hits = append(hits, roleHit{phrase, roles})
+				if strings.HasPrefix(phrase, "search ") || phrase == "searchbox" {
+					p.Words = append(p.Words, "search")
+				}
+				if phrase == "price" || phrase == "cost" || phrase == "amount" {
+					p.Kind = "price"
+				}
+				i += n - 1
+				matched = true
+			}
+		}
+		if matched || stopWords[w] {
+			continue
+		}
+		if w == "count" {
+			p.Kind = "count"
+			continue
+		}
+		p.Words = append(p.Words, w)
+	}
+	// The last role word is the head noun; earlier ones describe it ("the Menu button").
+	if len(hits) > 0 {
+		head := hits[len(hits)-1]
+		p.Roles = head.roles
+		p.RoleWords = append(p.RoleWords, head.word)
+		for _, h := range hits[:len(hits)-1] {
+			if containerWords[h.word] {
+				p.Context = append(p.Context, canonicalContext(h.word))
+				continue
+			}
+			p.Words = append(p.Words, strings.Fields(h.word)...)
+		}
+	}
+	// A description that is all role words ("the search box") keeps nothing else; one that is all
+	// item words ("the second result") counts over the items themselves.
+	if p.Item != "" && len(p.Roles) == 0 && len(p.Words) == 0 && len(p.Quoted) == 0 {
+		p.Words = append(p.Words, p.Item)
+		p.Item = ""
+	}
+	for _, q := range p.Quoted {
+		p.Texts = append(p.Texts, strings.ToLower(q))
+	}
+	p.Texts = append(p.Texts, p.Words...)
+	return p
+}
+
+func attrName(s string) string {
+	s = strings.ToLower(s)
+	switch s {
+	case "aria label":
+		return "aria-label"
+	case "alt text":
+		return "alt"
+	case "test id":
+		return "data-testid"
+	}
+	return s
+}
+
+// stripInstruction removes a leading instruction verb ("Click", "Type hello into") and records the
+// intent it implies.
+func stripInstruction(s string, p *Parsed) string {
+	if m := cursorRe.FindStringSubmatch(s); m != nil {
+		p.Intent = IntentType
+		return m[1]
+	}
+	if m := typeIntoRe.FindStringSubmatch(s); m != nil {
+		p.Intent = IntentType
+		return m[1]
+	}
+	if m := fillWithRe.FindStringSubmatch(s); m != nil {
+		p.Intent = IntentType
+		return m[1]
+	}
+	low := strings.ToLower(s)
+	for _, v := range verbs {
+		if strings.HasPrefix(low, v.words) && (len(low) == len(v.words) || !isWordRune(rune(low[len(v.words)]))) {
+			rest := strings.TrimSpace(s[len(v.words):])
+			if rest == "" {
+				return s // "Select" alone is the target's text
+			}
+			p.Intent = v.intent
+			if v.words == "select" || v.words == "choose" || v.words == "pick" {
+				// "Select France in the country dropdown": the target is the dropdown.
+				if i := strings.Index(strings.ToLower(rest), " in the "); i > 0 {
+					return rest[i+len(" in the "):]
+				}
+			}
+			return rest
+		}
+	}
+	return s
+}
+
+func phraseEnd(rest string) int {
+	low := strings.ToLower(rest)
+	end := len(rest)
+	for _, stop := range []string{" in ", " inside ", " within ", " under ", " below ", " on the ", " at the ", ",", ";", " and "} {
+		if i := strings.Index(low, stop); i >= 0 && i < end {
+			end = i
+		}
+	}
+	return end
+}
+
+func quoteIndex(w string) int {
+	n, _ := strconv.Atoi(strings.Trim(w, "\x00"))
+	return n
+}
+
+func ordinal(w string) (int, bool) {
+	if n, ok := ordinalWords[w]; ok {
+		return n, true
+	}
+	if m := ordNumRe.FindStringSubmatch(w); m != nil {
+		d := m[1] + m[2]
+		n, err := strconv.Atoi(d)
+		if err == nil && n > 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
+// canonicalContext maps container words to the kinds the snapshot writes into Context.
+func canonicalContext(w string) string {
+	switch w {
+	case "modal", "popup", "pop-up", "overlay", "lightbox":
+		return "dialog"
+	case "nav", "navbar", "navigation", "menubar":
+		return "navigation"
+	case "sidebar", "aside":
+		return "sidebar"
+	}
+	return w
+}
+
+// tokenizeDesc lowercases and splits a description into words, keeping quote placeholders, "#2"
+// and possessive "'s" as separate "s" tokens.
+func tokenizeDesc(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	rs := []rune(s)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case r == 0:
+			flush()
+			j := i + 1
+			for j < len(rs) && rs[j] != 0 {
+				j++
+			}
+			out = append(out, string(rs[i:min(j+1, len(rs))]))
+			i = j
+		case r == '#' && i+1 < len(rs) && unicode.IsDigit(rs[i+1]):
+			flush()
+			b.WriteRune(r)
+		case (r == '\'' || r == '’') && i+1 < len(rs) && (rs[i+1] == 's' || rs[i+1] == 'S') && (i+2 == len(rs) || !isWordRune(rs[i+2])):
+			flush()
+			out = append(out, "s")
+			i++
+		case r == '-' && b.Len() > 0 && i+1 < len(rs) && isWordRune(rs[i+1]):
+			b.WriteRune(r)
+		case isWordRune(r):
+			b.WriteRune(unicode.ToLower(r))
+		default:
+			flush()
+		}
+	}
+	flush()
+	// "drop-down", "e-mail" and friends: keep the hyphenated word; role lookup knows "drop-down".
+	return out
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func singular(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// normalize lowercases and collapses whitespace.
+func normalize(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}

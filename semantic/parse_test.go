@@ -1,0 +1,165 @@
+package semantic
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestParse_Roles(t *testing.T) {
+	cases := []struct {
+		desc  string
+		role  string // first role
+		words []string
+	}{
+		{"the email field", "textbox", []string{"email"}},
+		{"the Submit button", "button", []string{"submit"}},
+		{"the search box", "searchbox", []string{"search"}},
+		{"the Menu button", "button", []string{"menu"}},
+		{"the Remember me checkbox", "checkbox", []string{"remember"}},
+		{"the Weekly radio button", "radio", []string{"weekly"}},
+		{"the country dropdown", "combobox", []string{"country"}},
+		{"the Settings tab", "tab", []string{"settings"}},
+		{"the File menu item", "menuitem", []string{"file"}},
+		{"the trash icon", "button", []string{"trash"}},
+		{"the page heading", "heading", nil},
+		{"the confirmation message", "alert", []string{"confirmation"}},
+		{"the comment text box", "textbox", []string{"comment"}},
+		{"the About link", "link", []string{"about"}},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if len(p.Roles) == 0 || p.Roles[0] != c.role {
+			t.Errorf("Parse(%q).Roles = %v, want %s first", c.desc, p.Roles, c.role)
+		}
+		if !reflect.DeepEqual(p.Words, c.words) {
+			t.Errorf("Parse(%q).Words = %q, want %q", c.desc, p.Words, c.words)
+		}
+	}
+}
+
+func TestParse_Quoted(t *testing.T) {
+	cases := []struct {
+		desc   string
+		quoted []string
+		role   string
+	}{
+		{`Click the "Save changes" button.`, []string{"Save changes"}, "button"},
+		{`the 'Submit' button`, []string{"Submit"}, "button"},
+		{`the “Submit” button`, []string{"Submit"}, "button"},
+		{`the button that says Log in`, []string{"Log in"}, "button"},
+		{`the field labeled Email address`, []string{"Email address"}, "textbox"},
+		{`the link named Pricing in the footer`, []string{"Pricing"}, "link"},
+		{`the button with the text Add to cart`, []string{"Add to cart"}, "button"},
+		{`the result's title`, nil, "heading"},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if !reflect.DeepEqual(p.Quoted, c.quoted) {
+			t.Errorf("Parse(%q).Quoted = %q, want %q", c.desc, p.Quoted, c.quoted)
+		}
+		if len(p.Roles) == 0 || p.Roles[0] != c.role {
+			t.Errorf("Parse(%q).Roles = %v, want %s first", c.desc, p.Roles, c.role)
+		}
+	}
+}
+
+func TestParse_Ordinals(t *testing.T) {
+	cases := []struct {
+		desc string
+		ord  int
+		item string
+	}{
+		{"the first link", 1, ""},
+		{"the second result's title", 2, "result"},
+		{"the third checkbox", 3, ""},
+		{"the 2nd button", 2, ""},
+		{"the 3rd row's Delete button", 3, "row"},
+		{"the last item", -1, ""},
+		{"#2 Add to cart", 2, ""},
+		{"the second to last link", -2, ""},
+		{"the price of the fourth product", 4, "product"},
+		{"the first name field", 0, ""},
+		{"last name", 0, ""},
+		{"the Submit button", 0, ""},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if p.Ordinal != c.ord || p.Item != c.item {
+			t.Errorf("Parse(%q) ordinal %d item %q, want %d %q", c.desc, p.Ordinal, p.Item, c.ord, c.item)
+		}
+	}
+}
+
+func TestParse_Instructions(t *testing.T) {
+	cases := []struct {
+		desc   string
+		intent Intent
+		words  []string
+		quoted []string
+	}{
+		{"Press Submit", IntentClick, []string{"submit"}, nil},
+		{"Click on Sign in", IntentClick, []string{"sign"}, nil},
+		{"Put the cursor in the search field", IntentType, []string{"search"}, nil},
+		{"Type hello world into the email field", IntentType, []string{"email"}, nil},
+		{"Fill the username field with bob", IntentType, []string{"username"}, nil},
+		{"Read the confirmation message", IntentRead, []string{"confirmation"}, nil},
+		{"Select France in the country dropdown", IntentClick, []string{"country"}, nil},
+		{`Click the "Save changes" button.`, IntentClick, nil, []string{"Save changes"}},
+		{"the email field", IntentAny, []string{"email"}, nil},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if p.Intent != c.intent {
+			t.Errorf("Parse(%q).Intent = %v, want %v", c.desc, p.Intent, c.intent)
+		}
+		if !reflect.DeepEqual(p.Words, c.words) || !reflect.DeepEqual(p.Quoted, c.quoted) {
+			t.Errorf("Parse(%q) words %q quoted %q, want %q %q", c.desc, p.Words, p.Quoted, c.words, c.quoted)
+		}
+	}
+}
+
+func TestParse_Attrs(t *testing.T) {
+	cases := []struct {
+		desc string
+		want map[string]string
+	}{
+		{`the input with name="email"`, map[string]string{"name": "email"}},
+		{`the field with placeholder "Search products"`, map[string]string{"placeholder": "Search products"}},
+		{`the button with aria-label 'Close dialog'`, map[string]string{"aria-label": "Close dialog"}},
+		{`the image with alt text "Company logo"`, map[string]string{"alt": "Company logo"}},
+		{`the link with title="Help center"`, map[string]string{"title": "Help center"}},
+		{`id=submit-btn`, map[string]string{"id": "submit-btn"}},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if !reflect.DeepEqual(p.Attrs, c.want) {
+			t.Errorf("Parse(%q).Attrs = %v, want %v", c.desc, p.Attrs, c.want)
+		}
+		if len(p.Quoted) != 0 {
+			t.Errorf("Parse(%q).Quoted = %q, want none (attribute values are hints, not text)", c.desc, p.Quoted)
+		}
+	}
+}
+
+func TestParse_Context(t *testing.T) {
+	p := Parse("the Contact link in the footer")
+	if !reflect.DeepEqual(p.Context, []string{"footer"}) || !reflect.DeepEqual(p.Words, []string{"contact"}) {
+		t.Errorf("context %q words %q", p.Context, p.Words)
+	}
+	p = Parse("the total in the cart summary")
+	if !reflect.DeepEqual(p.Context, []string{"cart", "summary"}) {
+		t.Errorf("context %q", p.Context)
+	}
+	p = Parse("the Close button in the modal")
+	if !reflect.DeepEqual(p.Context, []string{"dialog"}) {
+		t.Errorf("context %q", p.Context)
+	}
+}
+
+func TestStem(t *testing.T) {
+	for _, pair := range [][2]string{{"cookies", "cookie"}, {"entries", "entry"}, {"results", "result"}, {"boxes", "box"}, {"pricing", "price"}} {
+		if stem(pair[0]) != stem(pair[1]) {
+			t.Errorf("stem(%q) = %q, stem(%q) = %q", pair[0], stem(pair[0]), pair[1], stem(pair[1]))
+		}
+	}
+}

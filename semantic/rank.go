@@ -1,0 +1,668 @@
+package semantic
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Scores are sums of a text match (0..1, the dominant term), role agreement, intent fit and
+// small penalties. The constants below are the whole tuning surface.
+const (
+	tieEpsilon    = 0.02 // candidates this close to the top tie
+	ordinalBand   = 0.15 // an ordinal counts over candidates this close to the top
+	minTextScore  = 0.2  // below this a text match is noise
+	roleExact     = 0.30
+	roleSecondary = 0.22
+	roleNear      = 0.08
+	roleMismatch  = -0.25
+)
+
+var priceRe = regexp.MustCompile(`(?:[$€£¥₹]\s?\d|\d(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP)\b)`)
+
+// fieldWeights says how much a match in each element field counts.
+type field struct {
+	name string
+	w    float64
+	get  func(*Element) string
+}
+
+var fields = []field{
+	{"name", 1.0, func(e *Element) string { return e.Name }},
+	{"label", 1.0, func(e *Element) string { return e.Label }},
+	{"aria-label", 0.98, func(e *Element) string { return e.AriaLabel }},
+	{"text", 0.95, func(e *Element) string { return e.Text }},
+	{"placeholder", 0.95, func(e *Element) string { return e.Placeholder }},
+	{"title", 0.9, func(e *Element) string { return e.Title }},
+	{"alt", 0.9, func(e *Element) string { return e.Alt }},
+	{"value", 0.6, func(e *Element) string {
+		if e.Editable {
+			return "" // what someone typed is not what the field is
+		}
+		return e.Value
+	}},
+	{"name attribute", 0.75, func(e *Element) string { return splitIdent(e.NameAttr) }},
+	{"id attribute", 0.7, func(e *Element) string { return splitIdent(e.IDAttr) }},
+	{"test id", 0.7, func(e *Element) string { return splitIdent(e.TestID) }},
+	{"class", 0.35, func(e *Element) string { return splitIdent(e.Class) }},
+	{"context", 0.3, func(e *Element) string { return e.Context }},
+}
+
+// ctxField is the index of the context field.
+var ctxField = len(fields) - 1
+
+// prepared is an element with its fields normalized and tokenized once per ranking.
+type prepared struct {
+	el          *Element
+	norm        []string   // per field
+	toks        [][]string // per field, stemmed
+	joined      []string   // per field, the stemmed tokens joined by spaces
+	price       bool
+	descendants int
+	parentRole  string
+}
+
+type prepCache struct {
+	once sync.Once
+	ps   []prepared
+}
+
+// prepare returns the snapshot's elements normalized and tokenized, cached for Snap's snapshots.
+func prepare(s *Snapshot) []prepared {
+	if c := s.prep; c != nil {
+		c.once.Do(func() { c.ps = prepareNow(s) })
+		if len(c.ps) == len(s.Elements) {
+			return c.ps
+		}
+	}
+	return prepareNow(s)
+}
+
+func prepareNow(s *Snapshot) []prepared {
+	ps := make([]prepared, len(s.Elements))
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		p := prepared{el: e, norm: make([]string, len(fields)), toks: make([][]string, len(fields)), joined: make([]string, len(fields))}
+		p.price = priceRe.MatchString(e.Text) || priceRe.MatchString(e.Name)
+		for f := range fields {
+			v := fields[f].get(e)
+			if v == "" {
+				continue
+			}
+			p.norm[f] = normalize(v)
+			p.toks[f] = tokens(p.norm[f])
+			p.joined[f] = strings.Join(p.toks[f], " ")
+		}
+		ps[i] = p
+	}
+	// Included descendants per element, for the "huge container" penalty.
+	for i := range s.Elements {
+		if pa := s.Elements[i].Parent; pa >= 0 && pa < len(s.Elements) {
+			ps[i].parentRole = s.Elements[pa].Role
+		}
+		for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
+			ps[a].descendants++
+		}
+	}
+	return ps
+}
+
+// Rank scores every element of s against q and returns the candidates best first (eligible ones
+// for the intent first). It is the ranker's whole result, for Resolve and for a later model ranker
+// that re-ranks the top few.
+func Rank(s *Snapshot, q Query) []Candidate {
+	p := Parse(q.Description)
+	return rank(s, q, &p)
+}
+
+type scored struct {
+	Candidate
+	text     float64
+	eligible bool
+	reason   string // why not eligible
+}
+
+func intentOf(q Query, p *Parsed) Intent {
+	if q.Intent != IntentAny {
+		return q.Intent
+	}
+	return p.Intent
+}
+
+func rank(s *Snapshot, q Query, p *Parsed) []Candidate {
+	sc := rankScored(s, q, p)
+	out := make([]Candidate, len(sc))
+	for i := range sc {
+		out[i] = sc[i].Candidate
+	}
+	return out
+}
+
+func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
+	intent := intentOf(q, p)
+	ps := prepare(s)
+	qs := newQueryText(p)
+	var out []scored
+	for i := range ps {
+		c, ok := score(&ps[i], p, qs, intent)
+		if ok {
+			out = append(out, c)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].eligible != out[j].eligible {
+			return out[i].eligible
+		}
+		return out[i].Score > out[j].Score
+	})
+	return out
+}
+
+// queryText is the description's text side, normalized and tokenized once.
+type queryText struct {
+	phrases   []string   // quoted phrases, normalized
+	phraseTok [][]string // their stemmed tokens
+	words     []string   // salient words, stemmed
+	ctx       []string   // context words, stemmed
+	roleWords []string   // stemmed
+	item      string     // stemmed
+}
+
+func contains(toks []string, t string) bool {
+	for _, x := range toks {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func newQueryText(p *Parsed) *queryText {
+	qt := &queryText{}
+	for _, q := range p.Quoted {
+		n := normalize(q)
+		qt.phrases = append(qt.phrases, n)
+		qt.phraseTok = append(qt.phraseTok, tokens(n))
+	}
+	for _, w := range p.Words {
+		qt.words = append(qt.words, tokens(w)...)
+	}
+	for _, w := range p.Context {
+		qt.ctx = append(qt.ctx, tokens(w)...)
+	}
+	if p.Item != "" {
+		qt.item = stem(p.Item)
+	}
+	for _, w := range p.RoleWords {
+		qt.roleWords = append(qt.roleWords, tokens(w)...)
+	}
+	return qt
+}
+
+// score rates one element; ok is false when it has nothing to do with the description.
+func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool) {
+	e := pe.el
+	var why []string
+	textScore := 0.0
+	hasText := len(qt.phrases) > 0 || len(qt.words) > 0
+
+	if len(qt.phrases) > 0 {
+		// Each quoted phrase must match; the weakest counts.
+		ph := 1.0
+		for i := range qt.phrases {
+			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], true)
+			if s < ph {
+				ph = s
+			}
+			if s > 0 {
+				why = append(why, fmt.Sprintf("%s %s %q", fields[f].name, how, qt.phrases[i]))
+			}
+		}
+		textScore = ph
+		if len(qt.words) > 0 && ph > 0 {
+			ws, _, _ := bestField(pe, strings.Join(qt.words, " "), qt.words, false)
+			textScore = 0.85*ph + 0.15*ws
+		}
+	} else if len(qt.words) > 0 {
+		s, f, how := bestField(pe, strings.Join(p.Words, " "), qt.words, false)
+		textScore = s
+		if s > 0 {
+			why = append(why, fmt.Sprintf("%s %s %q", fields[f].name, how, strings.Join(p.Words, " ")))
+		}
+	}
+	if hasText && textScore < minTextScore {
+		textScore = 0
+	}
+
+	total := textScore
+	attrHit := false
+	for k, v := range p.Attrs {
+		if a := attrScore(e, k, v); a > 0 {
+			total += 0.6 * a
+			attrHit = true
+			why = append(why, fmt.Sprintf("%s %q", k, v))
+		} else {
+			total -= 0.2
+		}
+	}
+
+	// Role agreement.
+	roleScore := 0.0
+	roleOK := false
+	if len(p.Roles) > 0 {
+		roleScore = roleMismatch
+		for i, r := range p.Roles {
+			if roleMatches(e, r) {
+				roleOK = true
+				if i == 0 {
+					roleScore = roleExact
+				} else {
+					roleScore = roleSecondary
+				}
+				why = append(why, "role "+e.Role)
+				break
+			}
+		}
+		if !roleOK && (roleNearly(e, p.Roles[0]) || p.Roles[0] == "heading" && pe.parentRole == "heading") {
+			roleScore = roleNear
+			roleOK = true
+			why = append(why, "acts as "+p.Roles[0])
+		}
+		// A role word may also be the name ("the Menu button", a logo whose alt says "logo").
+		if len(qt.roleWords) > 0 {
+			if s, _, _ := bestField(pe, strings.Join(qt.roleWords, " "), qt.roleWords, false); s > 0 {
+				total += 0.25 * s
+				why = append(why, "named like the role word")
+			}
+		}
+		// "the main heading": the higher the level, the more it is the page's heading.
+		if p.Roles[0] == "heading" && !hasText && len(e.Tag) == 2 && e.Tag[0] == 'h' && e.Tag[1] >= '1' && e.Tag[1] <= '3' {
+			total += []float64{0.1, 0.06, 0.03}[e.Tag[1]-'1']
+		}
+	}
+	total += roleScore
+
+	// Value shape.
+	if p.Kind == "price" {
+		if pe.price {
+			total += 0.35
+			if len(e.Text) <= 24 {
+				total += 0.1
+			}
+			roleOK = true
+			why = append(why, "a price")
+		} else {
+			total -= 0.2
+		}
+	}
+
+	if p.Kind == "count" {
+		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
+			total += 0.2
+			why = append(why, "a number")
+		} else {
+			total -= 0.2
+		}
+	}
+
+	// The item an ordinal counts over ("the price of the third product") often names the items'
+	// heading or section.
+	if qt.item != "" && (contains(pe.toks[ctxField], qt.item) || contains(pe.toks[0], qt.item)) {
+		total += 0.15
+	}
+
+	// Context words ("in the cart summary").
+	if len(qt.ctx) > 0 {
+		ctxScore := overlap(qt.ctx, pe.toks[ctxField])
+		total += 0.3 * ctxScore
+		if ctxScore > 0 {
+			why = append(why, fmt.Sprintf("in %q", e.Context))
+		}
+	}
+
+	// Something must tie the element to the description.
+	if hasText && textScore == 0 && !attrHit {
+		return scored{}, false
+	}
+	if !hasText && !attrHit && !roleOK && len(qt.ctx) == 0 {
+		return scored{}, false
+	}
+	if !hasText && !attrHit && !roleOK && len(qt.ctx) > 0 {
+		return scored{}, false
+	}
+
+	// Intent fit.
+	eligible := true
+	reason := ""
+	switch intent {
+	case IntentClick:
+		if e.Interactive {
+			total += 0.15
+		} else {
+			total -= 0.2
+		}
+		if e.Role == "label" {
+			total -= 0.05 // the control it labels is the better target
+		}
+	case IntentType:
+		switch {
+		case e.Editable:
+			total += 0.3
+		case e.Role == "combobox" || e.Role == "listbox":
+			total += 0.05
+		default:
+			total -= 0.4
+		}
+	case IntentRead:
+		switch {
+		case e.Role == "alert" || e.Role == "status":
+			total += 0.25
+		case !e.Interactive:
+			total += 0.1
+		default:
+			total -= 0.05
+		}
+	default:
+		if e.Interactive {
+			total += 0.05
+		}
+	}
+	if intent == IntentClick || intent == IntentType {
+		if !e.Visible {
+			eligible, reason = false, "hidden"
+		} else if !e.Enabled {
+			eligible, reason = false, "disabled"
+		} else if e.Covered {
+			total -= 0.3
+			why = append(why, "behind a modal")
+		}
+	} else {
+		if !e.Visible {
+			total -= 0.3
+			why = append(why, "hidden")
+		}
+		if e.Covered {
+			total -= 0.1
+		}
+	}
+	if len(p.Roles) > 0 && (p.Roles[0] == "alert" || p.Roles[0] == "dialog") && (e.Role == "alert" || e.Role == "status" || e.Role == "dialog") {
+		total += 0.1
+	}
+
+	// Prefer the most specific element: a container whose text merely contains the words loses a
+	// little per included descendant (log-scaled).
+	if pe.descendants > 0 {
+		total -= math.Min(0.12, 0.025*math.Log2(1+float64(pe.descendants)))
+	}
+	if e.Interactive {
+		why = append(why, "interactive")
+	}
+	if e.Editable && intent == IntentType {
+		why = append(why, "editable")
+	}
+	return scored{
+		Candidate: Candidate{Element: *e, Score: round3(total), Why: strings.Join(why, "; ")},
+		text:      textScore, eligible: eligible, reason: reason,
+	}, true
+}
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+// bestField returns the best weighted match of a query phrase over the element's fields.
+func bestField(pe *prepared, phrase string, qtoks []string, exactPhrase bool) (float64, int, string) {
+	best, bf, how := 0.0, 0, ""
+	for f := range fields {
+		if pe.norm[f] == "" {
+			continue
+		}
+		s, h := match(phrase, qtoks, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)
+		s *= fields[f].w
+		if s > best {
+			best, bf, how = s, f, h
+		}
+	}
+	return best, bf, how
+}
+
+// match scores query text against one field value: exact > prefix > contains > token overlap.
+func match(q string, qtoks []string, v string, vtoks []string, vt string, exactPhrase bool) (float64, string) {
+	if q == "" || v == "" {
+		return 0, ""
+	}
+	qt := strings.Join(qtoks, " ")
+	if q == v || (qt != "" && qt == vt) {
+		return 1, "is"
+	}
+	if strings.TrimRight(v, ":*.… ") == q {
+		return 0.98, "is"
+	}
+	// Coverage: how much of the field the query accounts for (prefers "Submit" over a paragraph
+	// that mentions submit).
+	cov := float64(len(qtoks)) / float64(max(len(vtoks), 1))
+	if cov > 1 {
+		cov = 1
+	}
+	if qt != "" && (strings.HasPrefix(vt+" ", qt+" ") || strings.HasPrefix(v, q)) {
+		return 0.78 + 0.17*cov, "starts with"
+	}
+	if qt != "" && (strings.Contains(" "+vt+" ", " "+qt+" ") || strings.Contains(v, q) && len(q) >= 4) {
+		return 0.68 + 0.2*cov, "contains"
+	}
+	o := overlap(qtoks, vtoks)
+	if o == 0 {
+		return 0, ""
+	}
+	if exactPhrase {
+		o *= 0.8 // a quoted phrase that only partly matches
+	}
+	return o * (0.5 + 0.15*cov), "shares words with"
+}
+
+// overlap is the fraction of query tokens found in the value's tokens (prefix matches of four or
+// more letters count 0.7: "sign" ~ "signup").
+func overlap(q, v []string) float64 {
+	if len(q) == 0 || len(v) == 0 {
+		return 0
+	}
+	got := 0.0
+	for _, a := range q {
+		best := 0.0
+		for _, b := range v {
+			if a == b {
+				best = 1
+				break
+			}
+			if len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b)) {
+				best = 0.7
+			}
+		}
+		got += best
+	}
+	return got / float64(len(q))
+}
+
+func attrScore(e *Element, k, v string) float64 {
+	var got string
+	switch k {
+	case "placeholder":
+		got = e.Placeholder
+	case "aria-label":
+		got = e.AriaLabel
+	case "title":
+		got = e.Title
+	case "alt":
+		got = e.Alt
+	case "name":
+		got = e.NameAttr
+	case "id":
+		got = e.IDAttr
+	case "type":
+		got = e.InputType
+	case "href":
+		got = e.Href
+	case "data-testid":
+		got = e.TestID
+	}
+	if got == "" {
+		return 0
+	}
+	g, w := strings.ToLower(got), strings.ToLower(v)
+	switch {
+	case g == w:
+		return 1
+	case strings.Contains(g, w):
+		return 0.6
+	}
+	return 0
+}
+
+// roleMatches reports whether e plays role r.
+func roleMatches(e *Element, r string) bool {
+	if e.Role == r {
+		return true
+	}
+	switch r {
+	case "textbox":
+		return e.Role == "searchbox" || e.Editable
+	case "searchbox":
+		return e.Role == "textbox" && e.InputType == "search"
+	case "button":
+		return e.Tag == "button" || (e.Tag == "input" && (e.InputType == "submit" || e.InputType == "button" || e.InputType == "reset" || e.InputType == "image"))
+	case "text":
+		return !e.Interactive && (e.Role == "text" || e.Role == "paragraph" || e.Role == "label" || e.Role == "status" || e.Role == "alert" || e.Role == "cell" || e.Role == "listitem")
+	case "paragraph":
+		return e.Tag == "p"
+	case "img":
+		return e.Tag == "img" || e.Tag == "svg"
+	case "heading":
+		return strings.HasPrefix(e.Tag, "h") && len(e.Tag) == 2 && e.Tag[1] >= '1' && e.Tag[1] <= '6'
+	case "cell":
+		return e.Role == "gridcell" || e.Tag == "td"
+	}
+	return false
+}
+
+// roleNearly reports whether e can stand in for role r: a clickable div for a button, a link
+// styled as a button, a button with an icon for "icon".
+func roleNearly(e *Element, r string) bool {
+	switch r {
+	case "button":
+		return e.Interactive && (e.Role == "link" || e.Role == "text" || e.Role == "menuitem" || e.Role == "tab" || e.Role == "listitem" || e.Role == "label")
+	case "link":
+		return e.Interactive && (e.Role == "button" || e.Role == "text" || e.Role == "menuitem" || e.Role == "tab")
+	case "menuitem", "tab":
+		return e.Interactive && (e.Role == "link" || e.Role == "button")
+	case "checkbox", "switch", "radio":
+		return e.Role == "label" && e.Interactive
+	case "alert", "status":
+		return !e.Interactive && (e.Role == "paragraph" || e.Role == "text")
+	case "img":
+		return (e.Role == "button" || e.Role == "link") && strings.TrimFunc(e.Text, func(r rune) bool { return !unicode.IsLetter(r) }) == ""
+	}
+	return false
+}
+
+// tokens splits normalized text into stemmed word tokens.
+func tokens(s string) []string {
+	var out []string
+	start := -1
+	for i, r := range s {
+		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if w && start < 0 {
+			start = i
+		}
+		if !w && start >= 0 {
+			out = append(out, stem(s[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		out = append(out, stem(s[start:]))
+	}
+	return out
+}
+
+// stem is a deliberately small English stemmer (plurals, -ing, -ed, a final y or e) applied to
+// both sides of every comparison, so only consistency matters: "cookies" and "cookie" -> "cooki",
+// "entries" and "entry" -> "entri", "pricing" and "price" -> "pric".
+func stem(w string) string {
+	n := len(w)
+	switch {
+	case n > 4 && strings.HasSuffix(w, "ies"):
+		w = w[:n-2]
+	case n > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:n-3]
+	case n > 4 && strings.HasSuffix(w, "ed") && !strings.HasSuffix(w, "eed"):
+		w = w[:n-2]
+	case n > 4 && (strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes") || strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes")):
+		w = w[:n-2]
+	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		w = w[:n-1]
+	}
+	if n := len(w); n > 3 {
+		switch w[n-1] {
+		case 'y':
+			w = w[:n-1] + "i"
+		case 'e':
+			w = w[:n-1]
+		}
+	}
+	return w
+}
+
+// splitIdent turns identifiers into words: "firstName" / "first_name" / "first-name" -> "first name".
+func splitIdent(s string) string {
+	if s == "" {
+		return ""
+	}
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range s {
+		if r == '_' || r == '-' || r == '.' || r == '[' || r == ']' {
+			b.WriteByte(' ')
+		} else {
+			if unicode.IsUpper(r) && unicode.IsLower(prev) {
+				b.WriteByte(' ')
+			}
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	return b.String()
+}
+
+// describe is a short human form of an element for messages: button "Submit" (#submit).
+func describe(e *Element) string {
+	name := e.Name
+	if name == "" {
+		name = e.Text
+	}
+	if len(name) > 60 {
+		name = name[:57] + "..."
+	}
+	return fmt.Sprintf("%s %q (%s)", e.Role, name, e.Selector)
+}
+
+func parseMatch(m string) (int, bool) {
+	switch strings.ToLower(strings.TrimSpace(m)) {
+	case "":
+		return 0, false
+	case "first":
+		return 1, true
+	case "last":
+		return -1, true
+	}
+	if n, ok := ordinal(strings.ToLower(strings.TrimSpace(m))); ok {
+		return n, true
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(m))
+	if err == nil && n != 0 {
+		return n, true
+	}
+	return 0, false
+}

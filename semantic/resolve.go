@@ -1,0 +1,281 @@
+package semantic
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/rodeo-run/rodeo/errs"
+)
+
+// Resolve finds the element of s that q describes. It fails with errs.TargetNotFound when nothing
+// fits (the message names the closest elements) and with errs.AmbiguousTarget when several fit
+// equally well and neither q.Match nor the description says which.
+func Resolve(s *Snapshot, q Query) (Resolution, error) {
+	if strings.TrimSpace(q.Description) == "" {
+		return Resolution{}, errs.E(errs.TargetNotFound, "empty target description")
+	}
+	p := Parse(q.Description)
+	sc := rankScored(s, q, &p)
+
+	var ok []scored
+	for _, c := range sc {
+		if c.eligible {
+			ok = append(ok, c)
+		}
+	}
+	if len(ok) == 0 {
+		return Resolution{}, notFound(s, q, &p, sc)
+	}
+
+	n, hasOrd := parseMatch(q.Match)
+	if q.Match != "" && !hasOrd {
+		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
+	}
+	if !hasOrd && p.Ordinal != 0 {
+		n, hasOrd = p.Ordinal, true
+	}
+
+	if hasOrd {
+		band := ordinalBandOf(s, ok, &p)
+		i := n - 1
+		if n < 0 {
+			i = len(band) + n
+		}
+		if i < 0 || i >= len(band) {
+			return Resolution{}, errs.E(errs.TargetNotFound, "no %s match for %q: only %d element(s) match (%s)",
+				ordinalText(n), q.Description, len(band), list(band, 5))
+		}
+		top := band[i]
+		res := resolution(top, 0.85*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why))
+		res.RunnersUp = runnersUp(sc, top.Element.ID)
+		return res, nil
+	}
+
+	top := ok[0]
+	var tied []scored
+	for _, c := range ok[1:] {
+		if c.Score < top.Score-tieEpsilon {
+			break
+		}
+		if !related(s, top.Element.ID, c.Element.ID) {
+			tied = append(tied, c)
+		}
+	}
+	if len(tied) > 0 {
+		all := append([]scored{top}, tied...)
+		sort.SliceStable(all, func(i, j int) bool { return all[i].Element.ID < all[j].Element.ID })
+		return Resolution{}, errs.E(errs.AmbiguousTarget,
+			"%q matches %d elements equally well: %s; say which with match \"first\", \"last\" or a number (1, 2...), or describe it more precisely",
+			q.Description, len(all), list(all, 5))
+	}
+	// The margin is over the best candidate that is not the same thing nested.
+	second := 0.0
+	for _, c := range ok[1:] {
+		if !related(s, top.Element.ID, c.Element.ID) {
+			second = c.Score
+			break
+		}
+	}
+	conf := base(top.Score) * (0.55 + 0.45*clamp01((top.Score-second)/0.35))
+	res := resolution(top, conf, top.Why)
+	res.RunnersUp = runnersUp(sc, top.Element.ID)
+	return res, nil
+}
+
+func resolution(c scored, conf float64, why string) Resolution {
+	return Resolution{Element: c.Element, Confidence: math.Round(conf*100) / 100, By: "heuristic", Why: why}
+}
+
+// base maps a score onto 0..1: an exact name plus the right role and intent is about 1.45.
+func base(score float64) float64 { return clamp01((score - 0.25) / 1.1) }
+
+func clamp01(f float64) float64 { return math.Max(0, math.Min(1, f)) }
+
+// ordinalBandOf returns, in document order, the candidates an ordinal counts over: those close
+// to the top score, one per nesting chain, and for "the second result's title" only those in the
+// largest group of repeated items.
+func ordinalBandOf(s *Snapshot, ok []scored, p *Parsed) []scored {
+	if p.Item != "" {
+		// Count within the repeated items: among shape groups with two or more close matches, the
+		// best-scoring wins, the larger on a tie.
+		groups := map[string][]scored{}
+		var order []string
+		for _, c := range ok {
+			sh := c.Element.Shape
+			if _, seen := groups[sh]; !seen {
+				order = append(order, sh)
+			}
+			groups[sh] = append(groups[sh], c)
+		}
+		var best []scored
+		for _, sh := range order {
+			band := bandOf(s, groups[sh])
+			if len(band) < 2 {
+				continue // not repeated
+			}
+			if best == nil || band[0].Score > best[0].Score+tieEpsilon || (band[0].Score >= best[0].Score-tieEpsilon && len(band) > len(best)) {
+				best = band
+			}
+		}
+		if len(best) > 1 {
+			return inDocumentOrder(best)
+		}
+	}
+	return inDocumentOrder(bandOf(s, ok))
+}
+
+// bandOf returns the candidates (sorted best first) close to the top score, one per nesting
+// chain: the better one, the inner one on a tie.
+func bandOf(s *Snapshot, ok []scored) []scored {
+	top := ok[0].Score
+	var band []scored
+	for _, c := range ok {
+		if c.Score >= top-ordinalBand {
+			band = append(band, c)
+		}
+	}
+	keep := band[:0:0]
+	for i, c := range band {
+		drop := false
+		for j, d := range band {
+			if i == j || !related(s, c.Element.ID, d.Element.ID) {
+				continue
+			}
+			outer := isAncestor(s, c.Element.ID, d.Element.ID)
+			if d.Score > c.Score+tieEpsilon || (math.Abs(d.Score-c.Score) <= tieEpsilon && outer) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			keep = append(keep, c)
+		}
+	}
+	return keep
+}
+
+func inDocumentOrder(cs []scored) []scored {
+	out := append([]scored(nil), cs...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Element.ID < out[j].Element.ID })
+	return out
+}
+
+// isAncestor reports whether element a is an ancestor of element d.
+func isAncestor(s *Snapshot, a, d int) bool {
+	for i, hops := s.Elements[d].Parent, 0; i >= 0 && i < len(s.Elements) && hops < 256; i, hops = s.Elements[i].Parent, hops+1 {
+		if i == a {
+			return true
+		}
+	}
+	return false
+}
+
+func related(s *Snapshot, a, b int) bool { return isAncestor(s, a, b) || isAncestor(s, b, a) }
+
+func runnersUp(sc []scored, chosen int) []Candidate {
+	var out []Candidate
+	for _, c := range sc {
+		if c.Element.ID == chosen {
+			continue
+		}
+		out = append(out, c.Candidate)
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+func list(cs []scored, n int) string {
+	var parts []string
+	for i, c := range cs {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("and %d more", len(cs)-n))
+			break
+		}
+		d := describe(&c.Element)
+		if c.Element.Context != "" {
+			ctx := c.Element.Context
+			if len(ctx) > 40 {
+				ctx = ctx[:37] + "..."
+			}
+			d += fmt.Sprintf(" in %q", ctx)
+		}
+		if c.reason != "" {
+			d += " [" + c.reason + "]"
+		}
+		parts = append(parts, d)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func ordinalText(n int) string {
+	switch n {
+	case -1:
+		return "last"
+	case -2:
+		return "second to last"
+	case 1:
+		return "1st"
+	case 2:
+		return "2nd"
+	case 3:
+		return "3rd"
+	}
+	return fmt.Sprintf("%dth", n)
+}
+
+// notFound builds the TargetNotFound error: the hidden or disabled matches when there are some,
+// else the elements that share most words with the description.
+func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
+	if len(sc) > 0 {
+		return errs.E(errs.TargetNotFound, "no usable element for %q: the matches are not usable to %s: %s",
+			q.Description, intentOf(q, p), list(sc, 3))
+	}
+	// Relaxed: any word of the description (role words too) in a visible element's fields.
+	var qtoks []string
+	for _, t := range append(append(append([]string{}, p.Texts...), p.RoleWords...), p.Context...) {
+		qtoks = append(qtoks, tokens(normalize(t))...)
+	}
+	type near struct {
+		e *Element
+		s float64
+	}
+	var ns []near
+	ps := prepare(s)
+	for i := range ps {
+		e := ps[i].el
+		if !e.Visible {
+			continue
+		}
+		best := 0.0
+		for f := range fields {
+			if o := overlap(qtoks, ps[i].toks[f]) * fields[f].w; o > best {
+				best = o
+			}
+		}
+		for _, r := range p.Roles {
+			if roleMatches(e, r) {
+				best += 0.3
+				break
+			}
+		}
+		if e.Interactive {
+			best += 0.01
+		}
+		if best > 0.01 {
+			ns = append(ns, near{e, best})
+		}
+	}
+	sort.SliceStable(ns, func(i, j int) bool { return ns[i].s > ns[j].s })
+	var parts []string
+	for i := 0; i < len(ns) && i < 3; i++ {
+		parts = append(parts, describe(ns[i].e))
+	}
+	if len(parts) == 0 {
+		return errs.E(errs.TargetNotFound, "no element matches %q (the page has %d elements, none close)", q.Description, len(s.Elements))
+	}
+	return errs.E(errs.TargetNotFound, "no element matches %q; closest: %s", q.Description, strings.Join(parts, ", "))
+}

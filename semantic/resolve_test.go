@@ -1,0 +1,225 @@
+package semantic
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rodeo-run/rodeo/errs"
+)
+
+// resolveCase is one description and the element it must resolve to, named by its id attribute.
+type resolveCase struct {
+	desc   string
+	intent Intent
+	match  string
+	want   string
+}
+
+func runResolveCases(t *testing.T, fixtureName string, cases []resolveCase) {
+	t.Helper()
+	_, s := snapFixture(t, fixtureName)
+	for _, c := range cases {
+		t.Run(c.desc, func(t *testing.T) {
+			res, err := Resolve(s, Query{Description: c.desc, Intent: c.intent, Match: c.match})
+			if err != nil {
+				t.Fatalf("Resolve(%q, %v): %v", c.desc, c.intent, err)
+			}
+			if res.Element.IDAttr != c.want {
+				t.Errorf("Resolve(%q, %v) = %s (%s), want #%s; runners-up: %+v",
+					c.desc, c.intent, describe(&res.Element), res.Why, c.want, res.RunnersUp)
+			}
+			if res.By != "heuristic" || res.Confidence <= 0 || res.Confidence > 1 {
+				t.Errorf("by %q confidence %v", res.By, res.Confidence)
+			}
+		})
+	}
+}
+
+func TestResolve_Signup(t *testing.T) {
+	runResolveCases(t, "signup.html", []resolveCase{
+		{"the email field", IntentType, "", "email"},
+		{"Email address", IntentType, "", "email"},
+		{"the first name field", IntentAny, "", "first"},
+		{"last name", IntentType, "", "last"},
+		{"the phone number input", IntentAny, "", "phone"},
+		{"the field with placeholder \"you@example.com\"", IntentType, "", "email"},
+		{"the password field", IntentType, "", "pw"},
+		{"Confirm password", IntentType, "", "pw2"},
+		{"the input with name=\"password_confirm\"", IntentAny, "", "pw2"},
+		{"the country dropdown", IntentAny, "", "country"},
+		{"Check the terms checkbox", IntentAny, "", "terms"},
+		{"the \"I agree\" checkbox", IntentClick, "", "terms"},
+		{"Click the \"Create account\" button.", IntentAny, "", "create"},
+		{"Press Create account", IntentAny, "", "create"},
+		{"the Sign in link", IntentClick, "", "signin"},
+		{"the tell us about yourself box", IntentType, "", "bio"},
+		{"Type hello into the bio textarea", IntentAny, "", "bio"},
+		{"the logo", IntentClick, "", "logo"},
+		{"the page heading", IntentRead, "", "h-signup"},
+		{"Clear form", IntentClick, "", "reset"},
+	})
+}
+
+func TestResolve_Login(t *testing.T) {
+	runResolveCases(t, "login.html", []resolveCase{
+		{"Put the cursor in the username field", IntentAny, "", "user"},
+		{"the password", IntentType, "", "pass"},
+		{"Remember me", IntentClick, "", "remember"},
+		{"the remember me checkbox", IntentAny, "", "remember"},
+		{"the button that says Log in", IntentAny, "", "login-btn"},
+		{"Log in", IntentClick, "", "login-btn"},
+		{"the forgot password link", IntentClick, "", "forgot"},
+		{"the error message", IntentRead, "", "error"},
+		{"the welcome heading", IntentRead, "", "welcome"},
+	})
+}
+
+func TestResolve_Search(t *testing.T) {
+	runResolveCases(t, "search.html", []resolveCase{
+		{"the search box", IntentType, "", "q"},
+		{"the search button", IntentClick, "", "go"},
+		{"the second result's title", IntentRead, "", "t2"},
+		{"the first result's title", IntentRead, "", "t1"},
+		{"the last result's price", IntentRead, "", "p3"},
+		{"the price of the second result", IntentRead, "", "p2"},
+		{"the second Add to cart button", IntentClick, "", "add2"},
+		{"Add to cart", IntentClick, "last", "add3"},
+		{"Add to cart", IntentClick, "2", "add2"},
+		{"the Red Widget Pro link", IntentClick, "", "l2"},
+		{"the result count", IntentRead, "", "count"},
+		{"Next page", IntentClick, "", "next"},
+		{"#3 Add to cart button", IntentClick, "", "add3"},
+	})
+}
+
+func TestResolve_Nav(t *testing.T) {
+	runResolveCases(t, "nav.html", []resolveCase{
+		{"the Pricing link", IntentClick, "", "nav-pricing"},
+		{"About", IntentClick, "", "nav-about"},
+		{"the Contact link in the footer", IntentClick, "", "foot-contact"},
+		{"the Contact link in the navbar", IntentClick, "", "nav-contact"},
+		{"Get started", IntentClick, "", "cta"},
+		{"the Get started button", IntentClick, "", "cta"},
+		{"the Yearly tab", IntentClick, "", "tab-yearly"},
+		{"the third link", IntentClick, "", "nav-pricing"},
+		{"the main heading", IntentRead, "", "hero"},
+		{"the tagline", IntentRead, "", "tagline"},
+	})
+}
+
+func TestResolve_Modal(t *testing.T) {
+	runResolveCases(t, "modal.html", []resolveCase{
+		{"Subscribe", IntentClick, "", "dlg-submit"},
+		{"Close", IntentClick, "", "dlg-close"},
+		{"the email field", IntentType, "", "dlg-email"},
+		{"the Close button in the modal", IntentClick, "", "dlg-close"},
+		{"Accept all cookies", IntentClick, "", "cookie-accept"},
+		{"the cookie banner text", IntentRead, "", "cookie-text"},
+		{"the dialog title", IntentRead, "", "dlg-title"},
+	})
+}
+
+func TestResolve_Icons(t *testing.T) {
+	runResolveCases(t, "icons.html", []resolveCase{
+		{"the bold button", IntentClick, "", "bold"},
+		{"the italic icon", IntentClick, "", "italic"},
+		{"the trash icon", IntentClick, "", "trash"},
+		{"Delete document", IntentClick, "", "trash"},
+		{"the settings button", IntentClick, "", "settings"},
+		{"Help", IntentClick, "", "help"},
+		{"Share", IntentClick, "", "share"},
+		{"the document body", IntentType, "", "editor"},
+		{"the editor", IntentType, "", "editor"},
+		{"the \"Save changes\" button", IntentAny, "", "save"},
+		{"the button with data-testid=\"save-doc\"", IntentClick, "", "save"},
+	})
+}
+
+func TestResolve_Checklist(t *testing.T) {
+	runResolveCases(t, "checklist.html", []resolveCase{
+		{"the SMS checkbox", IntentClick, "", "cb-sms"},
+		{"Email", IntentClick, "", "cb-email"},
+		{"the push notifications checkbox", IntentAny, "", "cb-push"},
+		{"the Weekly radio button", IntentClick, "", "r-weekly"},
+		{"the daily option", IntentClick, "", "r-daily"},
+		{"the dark mode toggle", IntentClick, "", "aria-cb"},
+		{"the second checkbox", IntentClick, "", "cb-sms"},
+		{"the last checkbox", IntentClick, "", "aria-cb"},
+		{"Apply", IntentClick, "", "apply"},
+	})
+}
+
+func TestResolve_Table(t *testing.T) {
+	runResolveCases(t, "table.html", []resolveCase{
+		{"the customer of the second row", IntentRead, "", "c2"},
+		{"Bob Stone", IntentRead, "", "c2"},
+		{"the second Delete button", IntentClick, "", "del2"},
+		{"the View link", IntentClick, "last", "view3"},
+		{"the total in the cart summary", IntentRead, "", "grand"},
+		{"the subtotal", IntentRead, "", "subtotal"},
+		{"Pending", IntentRead, "", "s2"},
+	})
+}
+
+func TestResolve_Hidden(t *testing.T) {
+	runResolveCases(t, "hidden.html", []resolveCase{
+		{"Pay now", IntentClick, "", "pay"},
+		{"the Pay now button", IntentAny, "", "pay"},
+		{"the note", IntentRead, "", "note"},
+	})
+}
+
+func TestResolve_Shadow(t *testing.T) {
+	runResolveCases(t, "shadow.html", []resolveCase{
+		{"Thumbs up", IntentClick, "", "up"},
+		{"the thumbs down button", IntentClick, "", "down"},
+		{"the comment field", IntentType, "", "comment"},
+		{"the experience question", IntentRead, "", "rate-q"},
+		{"Framed button", IntentClick, "", "in-frame"},
+	})
+}
+
+// errCase is a description that must fail with a code, and words the message must contain.
+type errCase struct {
+	fixture string
+	desc    string
+	intent  Intent
+	code    string
+	mention []string
+}
+
+func TestResolve_Errors(t *testing.T) {
+	cases := []errCase{
+		{"search.html", "Add to cart", IntentClick, errs.AmbiguousTarget, []string{"3 elements", "#add1", "#add3", "match"}},
+		{"table.html", "the Delete button", IntentClick, errs.AmbiguousTarget, []string{"#del2", "first"}},
+		{"nav.html", "Contact", IntentClick, errs.AmbiguousTarget, []string{"#nav-contact", "#foot-contact"}},
+		{"signup.html", "the Frobnicate button", IntentClick, errs.TargetNotFound, []string{"Frobnicate", "closest"}},
+		{"login.html", "the shopping cart icon", IntentClick, errs.TargetNotFound, []string{"shopping cart"}},
+		{"hidden.html", "Apply coupon", IntentClick, errs.TargetNotFound, []string{"disabled", "#coupon"}},
+		{"hidden.html", "Cancel order", IntentClick, errs.TargetNotFound, []string{"hidden"}},
+		{"search.html", "the fifth Add to cart button", IntentClick, errs.TargetNotFound, []string{"only 3"}},
+		{"checklist.html", "Never", IntentClick, errs.TargetNotFound, []string{"disabled"}},
+	}
+	snaps := map[string]*Snapshot{}
+	for _, c := range cases {
+		s := snaps[c.fixture]
+		if s == nil {
+			_, s = snapFixture(t, c.fixture)
+			snaps[c.fixture] = s
+		}
+		t.Run(c.desc, func(t *testing.T) {
+			res, err := Resolve(s, Query{Description: c.desc, Intent: c.intent})
+			if err == nil {
+				t.Fatalf("Resolve(%q) = %s, want error %s", c.desc, describe(&res.Element), c.code)
+			}
+			if got := errs.Code(err); got != c.code {
+				t.Fatalf("Resolve(%q) error code %s (%v), want %s", c.desc, got, err, c.code)
+			}
+			for _, m := range c.mention {
+				if !strings.Contains(err.Error(), m) {
+					t.Errorf("error %q does not mention %q", err, m)
+				}
+			}
+		})
+	}
+}

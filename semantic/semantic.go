@@ -1,0 +1,136 @@
+// Package semantic finds page elements from English descriptions ("the button that says Submit",
+// "the email field", "the second result's title"). Snap takes one snapshot of a page's interactive
+// and text-bearing elements in a single injected-JS round trip; Resolve ranks the snapshot's
+// elements against a description with heuristics (no model, no network, milliseconds). The ranker
+// works on a Snapshot as plain data, so a snapshot sent by the browser extension resolves the same
+// way as one taken from a pooled page; Handle turns a resolved element back into a live rod element.
+package semantic
+
+// Box is an element's border box in CSS pixels, relative to the top-level viewport.
+type Box struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
+}
+
+// Element is one interactive or text-bearing element of a snapshot.
+type Element struct {
+	// ID is the element's index in the snapshot (document order).
+	ID int `json:"id"`
+	// Tag is the lowercase tag name.
+	Tag string `json:"tag"`
+	// Role is the explicit ARIA role or the implicit one (button, link, textbox, searchbox,
+	// checkbox, radio, combobox, tab, menuitem, heading, img, listitem, cell, columnheader, label,
+	// paragraph, status, alert, dialog, text...).
+	Role string `json:"role"`
+	// Name is the accessible name: aria-labelledby > aria-label > label > alt > title >
+	// placeholder > own text, whitespace-collapsed and capped at 200 characters.
+	Name string `json:"name"`
+	// Text is the visible text of the element's subtree, capped at 300 characters.
+	Text        string `json:"text,omitempty"`
+	Label       string `json:"label,omitempty"`
+	Placeholder string `json:"placeholder,omitempty"`
+	AriaLabel   string `json:"aria_label,omitempty"`
+	Title       string `json:"title,omitempty"`
+	Alt         string `json:"alt,omitempty"`
+	// Value is a field's current value ("***" for a non-empty password) or a select's chosen option.
+	Value     string `json:"value,omitempty"`
+	InputType string `json:"input_type,omitempty"`
+	Href      string `json:"href,omitempty"`
+	NameAttr  string `json:"name_attr,omitempty"`
+	IDAttr    string `json:"id_attr,omitempty"`
+	// Class is the class attribute (capped), a weak hint ("price", "alert-success").
+	Class string `json:"class,omitempty"`
+	// TestID is data-testid (or data-test, data-qa) when present.
+	TestID string `json:"test_id,omitempty"`
+	// Context is the text of what the element sits in, innermost first, separated by " | ": a table
+	// column header, enclosing landmarks/dialogs/fieldsets (their kind and label, e.g. "dialog Cookie
+	// settings"), and the nearest preceding heading.
+	Context string `json:"context,omitempty"`
+	// Parent is the ID of the nearest included ancestor, -1 for none.
+	Parent int `json:"parent"`
+	// Shape is the element's tag path without indices (last levels only); repeated items such as
+	// search results share a shape.
+	Shape       string `json:"shape,omitempty"`
+	Visible     bool   `json:"visible"`
+	Enabled     bool   `json:"enabled"`
+	Checked     bool   `json:"checked,omitempty"`
+	Editable    bool   `json:"editable,omitempty"`
+	Interactive bool   `json:"interactive,omitempty"`
+	// Covered is true when an open modal dialog sits over the element (it is outside the modal).
+	Covered bool `json:"covered,omitempty"`
+	// InFrame is true for an element of a same-origin iframe.
+	InFrame bool `json:"in_frame,omitempty"`
+	Box     Box  `json:"box"`
+	// Selector is a CSS selector that identifies the element now: #id when the id is unique, else a
+	// tag:nth-of-type path. Inside open shadow roots and iframes, " >>> " separates the host's
+	// selector from the path inside it. It is for records and debugging, not for re-finding.
+	Selector string `json:"selector"`
+}
+
+// Snapshot is one page's elements at one moment, in document order.
+type Snapshot struct {
+	URL      string    `json:"url"`
+	Title    string    `json:"title"`
+	Elements []Element `json:"elements"`
+	// Gen identifies the page-side element array Handle reads (0 for a snapshot that did not
+	// come from Snap, e.g. one sent by the extension).
+	Gen int `json:"gen,omitempty"`
+
+	// prep caches the ranker's per-element work for snapshots taken by Snap, which are never
+	// modified afterwards. Snapshots built elsewhere are prepared per Resolve.
+	prep *prepCache
+}
+
+// Intent is what the caller means to do with the element; it shifts the ranking (typing prefers
+// editable fields, clicking interactive ones, reading text-bearing ones).
+type Intent int
+
+// Intents.
+const (
+	IntentAny Intent = iota
+	IntentClick
+	IntentType
+	IntentRead
+)
+
+func (i Intent) String() string {
+	switch i {
+	case IntentClick:
+		return "click"
+	case IntentType:
+		return "type"
+	case IntentRead:
+		return "read"
+	}
+	return "any"
+}
+
+// Query is one description to resolve.
+type Query struct {
+	Description string
+	Intent      Intent
+	// Match picks one of several equally good matches: "first", "last" or "1", "2"... Optional.
+	// Default: none, and a tie is an AmbiguousTarget error unless the description has an ordinal.
+	Match string
+}
+
+// Candidate is one scored element.
+type Candidate struct {
+	Element Element `json:"element"`
+	Score   float64 `json:"score"`
+	Why     string  `json:"why"`
+}
+
+// Resolution is the element a description resolved to.
+type Resolution struct {
+	Element Element
+	// Confidence is 0..1: high when the top score is high and clearly above the runner-up.
+	Confidence float64
+	// By names the resolver ("heuristic").
+	By  string
+	Why string
+	// RunnersUp are the next best candidates, at most 3.
+	RunnersUp []Candidate
+}
