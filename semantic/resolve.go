@@ -78,10 +78,21 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 			break
 		}
 	}
-	conf := base(top.Score) * (0.55 + 0.45*clamp01((top.Score-second)/0.35))
+	b := base(top.Score)
+	if roleOnly(&p) && second < top.Score-tieEpsilon {
+		// "the paragraph", "the main heading": a description that names only a role is as sure
+		// as the role is unique; a weak text score says nothing about it.
+		b = math.Max(b, 0.75)
+	}
+	conf := b * (0.55 + 0.45*clamp01((top.Score-second)/0.35))
 	res := resolution(top, conf, top.Why)
 	res.RunnersUp = runnersUp(sc, top.Element.ID)
 	return res, nil
+}
+
+// roleOnly reports a description made of a role word and nothing else to match on.
+func roleOnly(p *Parsed) bool {
+	return len(p.Roles) > 0 && len(p.Texts) == 0 && len(p.Words) == 0 && len(p.Attrs) == 0 && len(p.Context) == 0 && p.Kind == ""
 }
 
 func resolution(c scored, conf float64, why string) Resolution {
