@@ -154,7 +154,8 @@ type instance struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	dead      atomic.Bool // the process or connection is gone
+	dead      atomic.Bool   // the process or connection is gone
+	deadCh    chan struct{} // closed when dead turns true
 	leases    int
 	inUse     int
 	idle      int
@@ -289,6 +290,7 @@ func (p *Pool) start(ctx context.Context, s *slot) (*instance, error) {
 		b:      proc.Browser.Context(ictx),
 		ctx:    ictx,
 		cancel: icancel,
+		deadCh: make(chan struct{}),
 		ctxs:   map[proto.BrowserBrowserContextID]struct{}{},
 	}
 	if p.cfg.Stealth {
@@ -418,6 +420,7 @@ func (p *Pool) died(in *instance) {
 	if in.dead.Swap(true) {
 		return
 	}
+	close(in.deadCh)
 	if !in.closing && !p.closed {
 		p.crashes++
 		p.log.Warn("browser pool: browser died", "slot", in.slot.idx, "pid", in.pid, "in_use", in.inUse)
@@ -909,6 +912,10 @@ func (s *Session) wrapErr(err error) error {
 
 // Crashed reports whether the browser behind the session died (or the pool was closed under it).
 // It is cheap: the pool's watcher flag, else a signal-0 probe of the process.
+// Done is closed when the browser behind this session dies, so a run can stop at once instead
+// of finding out at its next browser call.
+func (s *Session) Done() <-chan struct{} { return s.w.in.deadCh }
+
 func (s *Session) Crashed() bool {
 	in := s.w.in
 	if in.dead.Load() {

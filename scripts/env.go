@@ -41,10 +41,12 @@ type Env struct {
 	// Attempt is the 1-based attempt of the current node within its verification budget.
 	Attempt int
 
-	runner  *Runner
-	run     *Run
-	detail  map[string]any
-	browser browserState
+	runner *Runner
+	run    *Run
+	// cancelRun stops the run with a cause; the crash watcher uses it.
+	cancelRun context.CancelCauseFunc
+	detail    map[string]any
+	browser   browserState
 	// Held keys (keypress "shift"/"ctrl"/"alt") apply to the following key presses.
 	Held map[string]bool
 }
@@ -54,6 +56,8 @@ type browserState struct {
 	session BrowserSession
 	page    *rod.Page
 	used    bool // the warm blank page has been navigated by an "open tab"
+	// stopWatch ends the crash watcher when the session is released.
+	stopWatch chan struct{}
 }
 
 // SetDetail records a value in the current step's detail (e.g. "resolved").
@@ -88,9 +92,28 @@ func (e *Env) session(ctx context.Context) (BrowserSession, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.adopt(s)
+	return s, nil
+}
+
+// adopt makes s the run's session and, when s can tell that its browser died, stops the run at
+// once with errBrowserCrashed (a run sleeping in a delay would otherwise find out much later).
+func (e *Env) adopt(s BrowserSession) {
 	e.browser.session = s
 	e.browser.page = s.Page()
-	return s, nil
+	d, ok := s.(interface{ Done() <-chan struct{} })
+	if !ok || e.cancelRun == nil {
+		return
+	}
+	stop := make(chan struct{})
+	e.browser.stopWatch = stop
+	go func() {
+		select {
+		case <-d.Done():
+			e.cancelRun(errBrowserCrashed)
+		case <-stop:
+		}
+	}()
 }
 
 // Page returns the run's current tab, leasing a browser session on first use.
@@ -142,6 +165,10 @@ func (e *Env) crashed() bool {
 func (e *Env) release() {
 	e.browser.mu.Lock()
 	defer e.browser.mu.Unlock()
+	if e.browser.stopWatch != nil {
+		close(e.browser.stopWatch)
+		e.browser.stopWatch = nil
+	}
 	if e.browser.session != nil {
 		e.browser.session.Release()
 		e.browser.session = nil

@@ -45,6 +45,7 @@ type Run struct {
 var (
 	errCanceledByUser = errors.New("canceled by request")
 	errRunTimedOut    = errors.New("run time limit reached")
+	errBrowserCrashed = errors.New("the browser crashed")
 )
 
 // NewRun prepares a queued run of s.
@@ -178,10 +179,9 @@ func (rn *Runner) Execute(ctx context.Context, r *Run, opt ExecOptions) {
 		defer stop()
 	}
 	env := &Env{RunID: r.ID(), Goal: r.Script.Goal, Account: r.Account, Vars: NewVars(r.Script.Data),
-		Logger: logger.With("run", r.ID()), runner: rn, run: r, Held: map[string]bool{}}
+		Logger: logger.With("run", r.ID()), runner: rn, run: r, Held: map[string]bool{}, cancelRun: cancel}
 	if opt.Session != nil {
-		env.browser.session = opt.Session
-		env.browser.page = opt.Session.Page()
+		env.adopt(opt.Session)
 	}
 	defer env.release()
 
@@ -209,6 +209,8 @@ func (rn *Runner) Execute(ctx context.Context, r *Run, opt ExecOptions) {
 		status, err = StatusCanceled, errs.E(errs.Canceled, "run canceled")
 	case errors.Is(context.Cause(ctx), errRunTimedOut):
 		status, err = StatusTimedOut, errs.E(errs.Timeout, "run took longer than its %s time limit", opt.Timeout)
+	case errors.Is(context.Cause(ctx), errBrowserCrashed):
+		status, err = StatusFailed, crashError()
 	default:
 		status = StatusFailed
 	}
@@ -341,14 +343,18 @@ func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) (err error) {
 // time limit, the node's time limit, a crashed browser, or the node's error as it is.
 func (rn *Runner) classify(runCtx, nodeCtx context.Context, env *Env, limit time.Duration, err error) error {
 	switch {
+	case errors.Is(context.Cause(runCtx), errBrowserCrashed) || (err != nil && env.crashed()):
+		return crashError()
 	case runCtx.Err() != nil:
 		return errs.E(errs.Canceled, "stopped: %v", context.Cause(runCtx))
 	case nodeCtx.Err() != nil:
 		return errs.E(errs.Timeout, "node did not finish within its %s time limit", limit)
-	case env.crashed():
-		return errs.E(errs.BrowserCrashed, "the browser running this step crashed; the pool replaced it, so a new run will work")
 	}
 	return err
+}
+
+func crashError() error {
+	return errs.E(errs.BrowserCrashed, "the browser running this run crashed; the pool replaces it, so a new run will work")
 }
 
 func retryable(err error) bool {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -295,5 +296,50 @@ func TestBrowserlessScriptLeasesNoBrowser(t *testing.T) {
 	d := run(t, `[{"type": "delay", "time": 0}]`, nil)
 	if d.Status != scripts.StatusSucceeded || p.Stats().Leases != before {
 		t.Fatalf("a script without browser nodes leased a browser: %s", dump(d))
+	}
+}
+
+func TestCrash_FailsTheRunAtOnceAndThePoolHeals(t *testing.T) {
+	p := testPool(t)
+	base := browsertest.Serve(t, "testdata")
+	var raw []json.RawMessage
+	_ = json.Unmarshal([]byte(`[{"type": "open tab", "target": "`+base+`/blank.html"}, {"type": "delay", "time": 30}, {"type": "print", "text": "never"}]`), &raw)
+	s, err := scripts.DefaultRegistry.Compile("crash", raw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leased := make(chan *browser.Session, 1)
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: scripts.LeaserFunc(func(ctx context.Context) (scripts.BrowserSession, error) {
+		s, err := p.Lease(ctx)
+		if err != nil {
+			return nil, err
+		}
+		leased <- s
+		return s, nil
+	})}
+	r := scripts.NewRun("r_crash", "test", "test", s)
+	go runner.Execute(context.Background(), r, scripts.ExecOptions{Timeout: time.Minute})
+	sess := <-leased
+	for r.Doc().Steps == nil || len(r.Doc().Steps) < 1 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	killed := time.Now()
+	if err := syscall.Kill(sess.PID(), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-r.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the run did not notice its browser died")
+	}
+	d := r.Doc()
+	if d.Status != scripts.StatusFailed || d.Error == nil || d.Error.Code != errs.BrowserCrashed || stepErr(d, 1) != errs.BrowserCrashed || d.Steps[2].Status != scripts.StepSkipped {
+		t.Fatal(dump(d))
+	}
+	t.Logf("run failed %s after the kill", time.Since(killed).Round(time.Millisecond))
+	// The next run works on a replacement browser.
+	d = run(t, `[{"type": "open tab", "target": "BASE/blank.html"}, {"type": "semanticScrape", "target": "the paragraph", "data": "p"}]`, nil)
+	if d.Status != scripts.StatusSucceeded {
+		t.Fatal(dump(d))
 	}
 }
