@@ -105,6 +105,7 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 		for _, o := range observers {
 			o(doc)
 		}
+		close(r.recorded)
 	}()
 	return r, nil
 }
@@ -143,10 +144,11 @@ func (e *Engine) persist(r *Run) error {
 	return e.Store.PutRun(store.RunRecord{ID: d.RunID, Account: r.Account, Status: d.Status, Created: d.Created, Doc: raw})
 }
 
-// Wait blocks until r finishes or ctx ends, and returns its document as it is then.
+// Wait blocks until r has finished and its final document is stored (or ctx ends), and returns
+// the document as it is then.
 func (e *Engine) Wait(ctx context.Context, r *Run) Doc {
 	select {
-	case <-r.Done():
+	case <-r.recorded:
 	case <-ctx.Done():
 	}
 	return r.Doc()
@@ -190,7 +192,7 @@ func (e *Engine) Cancel(account, id string) (Doc, error) {
 	if r, ok := e.Active(account, id); ok {
 		r.Cancel()
 		select {
-		case <-r.Done():
+		case <-r.recorded:
 		case <-time.After(5 * time.Second):
 		}
 		return r.Doc(), nil

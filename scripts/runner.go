@@ -40,6 +40,9 @@ type Run struct {
 	subs   map[chan Event]struct{}
 	done   chan struct{}
 	cancel context.CancelCauseFunc
+	// recorded is closed by the engine once the final document is stored and observed, so an
+	// answer never gets ahead of what a restart would show.
+	recorded chan struct{}
 }
 
 var (
@@ -52,9 +55,10 @@ var (
 func NewRun(id, account, source string, s *Script) *Run {
 	return &Run{
 		Account: account, Script: s,
-		doc:  Doc{RunID: id, Status: StatusQueued, Goal: s.Goal, Data: map[string]any{}, Steps: []Step{}, Source: source, Created: time.Now().UTC()},
-		subs: map[chan Event]struct{}{},
-		done: make(chan struct{}),
+		doc:      Doc{RunID: id, Status: StatusQueued, Goal: s.Goal, Data: map[string]any{}, Steps: []Step{}, Source: source, Created: time.Now().UTC()},
+		subs:     map[chan Event]struct{}{},
+		done:     make(chan struct{}),
+		recorded: make(chan struct{}),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strings"
@@ -68,7 +69,8 @@ func DecodeRequest(body []byte) (*Request, error) {
 		}
 		return nil, errs.E(errs.InvalidJSON, "malformed JSON body: %v", err)
 	}
-	if dec.More() {
+	// More() is false before a stray "}" or "]", so ask for the next token: only EOF is clean.
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, errs.E(errs.InvalidJSON, "malformed JSON body: trailing data after the object")
 	}
 	return &req, nil

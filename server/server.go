@@ -8,6 +8,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
@@ -107,12 +108,22 @@ func (s *Server) postAgents(c *fiber.Ctx) error {
 		return err
 	}
 	script, err := s.cfg.Registry.Compile(req.Goal, req.JSONOutput, req.Data)
+	if req.Timeout < 0 {
+		// Listed with the nodes' problems, if any: every problem is reported at once.
+		bad := errs.Detail{Field: "timeout", Problem: "must be a positive number of seconds"}
+		var e *errs.Error
+		if errors.As(err, &e) && e.Code == errs.InvalidConfig {
+			details := append([]errs.Detail{bad}, e.Details...)
+			return &errs.Error{Code: errs.InvalidConfig, Details: details,
+				Message: fmt.Sprintf("invalid agent configuration: %d problems (see details)", len(details))}
+		}
+		if err == nil {
+			return &errs.Error{Code: errs.InvalidConfig, Message: "invalid agent configuration: timeout must be positive",
+				Details: []errs.Detail{bad}}
+		}
+	}
 	if err != nil {
 		return err
-	}
-	if req.Timeout < 0 {
-		return &errs.Error{Code: errs.InvalidConfig, Message: "invalid agent configuration: timeout must be positive",
-			Details: []errs.Detail{{Field: "timeout", Problem: "must be a positive number of seconds"}}}
 	}
 	run, err := s.cfg.Engine.Start(c.UserContext(), script, scripts.StartOptions{
 		Account: key.Account, Source: "api", Timeout: time.Duration(req.Timeout * float64(time.Second))})
