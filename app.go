@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/rodeo-run/rodeo/browser"
 	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/scripts"
 	"github.com/rodeo-run/rodeo/server"
 	"github.com/rodeo-run/rodeo/store"
@@ -197,8 +199,11 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	grace := fs.Duration("shutdown-grace", a.envDuration("RODEO_SHUTDOWN_GRACE", 30*time.Second), "on shutdown, how long running runs may finish before they are canceled (env RODEO_SHUTDOWN_GRACE)")
 	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "info"), "debug, info, warn or error (env RODEO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", a.env("RODEO_LOG_FORMAT", "text"), "text or json (env RODEO_LOG_FORMAT)")
+	publicURL := fs.String("public-url", a.env("RODEO_PUBLIC_URL", ""), "the server's external base URL, for links it writes (env RODEO_PUBLIC_URL; default http://ADDR)")
 	var bf browserFlags
 	a.addBrowserFlags(fs, &bf, 4)
+	var sf serviceFlags
+	a.addServiceFlags(fs, &sf)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -219,7 +224,18 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	defer pool.Close()
 
-	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: leaser(pool), Logger: log}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", *addr, err)
+	}
+	if *publicURL == "" {
+		*publicURL = "http://" + ln.Addr().String()
+	}
+	services, err := a.services(sf, db, *publicURL, *data, log)
+	if err != nil {
+		return err
+	}
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: leaser(pool), Logger: log, Services: services}
 	engine := scripts.NewEngine(runner, db, log)
 	engine.RunTimeout = *runTimeout
 	if n, err := engine.RecoverInterrupted(); err != nil {
@@ -227,13 +243,9 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	} else if n > 0 {
 		log.Warn("marked runs interrupted by the last stop as failed", "runs", n)
 	}
-	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit,
+	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", *addr, err)
-	}
 	fmt.Fprintf(a.Stdout, "rodeo listening on http://%s\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "data", *data, "browsers", bf.browsers, "contexts", bf.contexts)
 	if a.Ready != nil {
@@ -261,6 +273,29 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// serviceFlags configure the non-browser services of the runner.
+type serviceFlags struct {
+	codeNodes bool
+}
+
+func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
+	fs.BoolVar(&sf.codeNodes, "code-nodes", a.envBool("RODEO_CODE_NODES", true), "allow python and bash nodes (env RODEO_CODE_NODES)")
+}
+
+// services builds the runner's services: the store, the model (OPENAI_API_KEY, OPENAI_BASE_URL,
+// RODEO_LLM_MODEL), mail, the code policy and the runs' working folder.
+func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string, log *slog.Logger) (*scripts.Services, error) {
+	work := filepath.Join(dataDir, "work")
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		return nil, fmt.Errorf("work directory: %w", err)
+	}
+	model := llm.New(llm.ConfigFromEnv(a.Getenv))
+	if model != nil {
+		log.Info("language model configured", "model", model.Model())
+	}
+	return &scripts.Services{Store: db, LLM: model, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}, nil
 }
 
 // ensureKey accepts RODEO_API_KEY as a key and, on a store with no key at all, creates one and
@@ -292,6 +327,9 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "warn"), "debug, info, warn or error")
 	var bf browserFlags
 	a.addBrowserFlags(fs, &bf, 1)
+	var sf serviceFlags
+	a.addServiceFlags(fs, &sf)
+	data := fs.Lookup("data")
 	if err := fs.Parse(reorder(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK, nil
@@ -320,7 +358,19 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitInvalid, describe(err)
 	}
-	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log}
+	// The store is optional here: a running server holds its lock, and most agents don't need it.
+	var db *store.DB
+	if d, err := store.Open(data.Value.String()); err == nil {
+		db = d
+		defer db.Close()
+	} else {
+		log.Warn("running without the data directory (sheets and the outbox are unavailable)", "err", err)
+	}
+	services, err := a.services(sf, db, "", data.Value.String(), log)
+	if err != nil {
+		return exitInvalid, err
+	}
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log, Services: services}
 	if scripts.NeedsBrowser(script.Nodes) {
 		cfg := bf.config(log, a.Getenv)
 		cfg.Browsers = 1

@@ -49,6 +49,11 @@ type Env struct {
 	browser   browserState
 	// Held keys (keypress "shift"/"ctrl"/"alt") apply to the following key presses.
 	Held map[string]bool
+
+	counts struct {
+		mu sync.Mutex
+		m  map[string]int
+	}
 }
 
 type browserState struct {

@@ -17,6 +17,8 @@ type Runner struct {
 	// Browsers leases browser sessions; nil runs only non-browser nodes.
 	Browsers Leaser
 	Logger   *slog.Logger
+	// Services are the non-browser facilities (store, model, mail, code policy).
+	Services *Services
 }
 
 // Event is published on a run as it progresses: "step" when a step finishes, "print" and
@@ -262,6 +264,7 @@ func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) (err error) {
 	}
 	env.detail = map[string]any{}
 	env.Attempt = 0
+	env.countRun(c)
 	var checks []Check
 	attempts := 0
 	defer func() {

@@ -30,6 +30,8 @@ type Call struct {
 	Spec     *Spec
 	Raw      map[string]any
 	Children map[string][]*Call
+	// ID is the node's optional `id` field (loops refer to nodes by it).
+	ID string
 	// Timeout overrides Spec.Timeout when > 0.
 	Timeout time.Duration
 	// ContinueOnError lets the list go on after this node fails.
@@ -147,6 +149,13 @@ func (r *Registry) compileOne(index int, path string, raw json.RawMessage, probl
 		} else {
 			c.Timeout = time.Duration(f * float64(time.Second))
 		}
+	}
+	if v, has := obj["id"]; has {
+		id, ok := v.(string)
+		if !ok {
+			add("id", "must be a string")
+		}
+		c.ID = id
 	}
 	if v, has := obj["continue_on_error"]; has {
 		b, ok := v.(bool)

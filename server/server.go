@@ -38,9 +38,15 @@ type Config struct {
 	// BodyLimit caps request bodies in bytes. Optional. Default: 2 MiB.
 	BodyLimit int
 	Logger    *slog.Logger
+	// Services are the runner's services (feature routes read the store, model, … from them).
+	Services *scripts.Services
 	// Version is shown by /healthz.
 	Version string
 }
+
+// mounts add the routes of feature files (saved scripts, triggers, sheets, outbox, …) from their
+// init functions, so each feature keeps its handlers in its own file.
+var mounts []func(*Server)
 
 // Server is the HTTP API.
 type Server struct {
@@ -83,6 +89,9 @@ func New(cfg Config) *Server {
 	s.app.Get("/nodes", s.nodes)
 	s.app.Get("/healthz", s.healthz)
 	s.app.Get("/metrics", s.metrics.handler())
+	for _, mount := range mounts {
+		mount(s)
+	}
 	s.app.Use(func(c *fiber.Ctx) error { return fiber.ErrNotFound })
 	return s
 }

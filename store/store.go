@@ -68,6 +68,10 @@ var (
 	bucketAccountRuns    = []byte("account_runs")
 	bucketUnfinishedRuns = []byte("unfinished_runs")
 
+	// featureBuckets are added by the files of later features (scripts, sheets, outbox, cache)
+	// from their init functions, so each feature keeps its layout in its own file.
+	featureBuckets [][]byte
+
 	allBuckets = [][]byte{bucketKeys, bucketKeyHashes, bucketRuns, bucketAccountRuns, bucketUnfinishedRuns}
 )
 
@@ -100,7 +104,7 @@ func Open(dir string) (*DB, error) {
 		return nil, fmt.Errorf("open store in %s: %w", dir, err)
 	}
 	err = bdb.Update(func(tx *bolt.Tx) error {
-		for _, name := range allBuckets {
+		for _, name := range append(append([][]byte(nil), allBuckets...), featureBuckets...) {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return fmt.Errorf("create bucket %s: %w", name, err)
 			}
