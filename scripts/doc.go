@@ -14,6 +14,8 @@ const (
 	StatusFailed    = "failed"
 	StatusCanceled  = "canceled"
 	StatusTimedOut  = "timed_out"
+	// StatusExpired is a queued run that no browser took before its deadline (extension runs).
+	StatusExpired = "expired"
 )
 
 // Step statuses.

@@ -49,6 +49,11 @@ type StartOptions struct {
 	Source  string // "api", "cli", "trigger", …
 	// Timeout is the run's own limit (capped by MaxRunTimeout); 0 = the engine default.
 	Timeout time.Duration
+	// Session, when set, is the browser the run uses instead of leasing one from the pool (a
+	// connected extension's tab). The run releases it at its end.
+	Session BrowserSession
+	// RunID, when set, is the id to use (a run that was queued and stored before it started).
+	RunID string
 }
 
 // Start admits and starts a run of s. Admission leases a browser first when the script needs
@@ -61,8 +66,8 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 	if closed {
 		return nil, errs.E(errs.Busy, "the server is shutting down")
 	}
-	var session BrowserSession
-	if NeedsBrowser(s.Nodes) && e.Runner.Browsers != nil {
+	session := opt.Session
+	if session == nil && NeedsBrowser(s.Nodes) && e.Runner.Browsers != nil {
 		var err error
 		if session, err = e.Runner.Browsers.Lease(ctx); err != nil {
 			return nil, err
@@ -76,7 +81,11 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 	if source == "" {
 		source = "api"
 	}
-	r := NewRun(store.NewID("r"), opt.Account, source, s)
+	id := opt.RunID
+	if id == "" {
+		id = store.NewID("r")
+	}
+	r := NewRun(id, opt.Account, source, s)
 	if err := e.persist(r); err != nil {
 		if session != nil {
 			session.Release()
