@@ -67,7 +67,7 @@ func rawSignup(ctx context.Context, p *browser.Pool, url string) (string, error)
 // page and pool, and reports both medians and their ratio.
 func BenchmarkOverhead(b *testing.B) {
 	p := testPool(b)
-	srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
+	srv := httptest.NewServer(http.FileServer(http.Dir("../../testdata/site"))) // the README's form
 	defer srv.Close()
 	var raw []json.RawMessage
 	if err := json.Unmarshal([]byte(strings.ReplaceAll(signup, "BASE", srv.URL)), &raw); err != nil {
