@@ -20,6 +20,7 @@ import (
 	"github.com/rodeo-run/rodeo/browser"
 	"github.com/rodeo-run/rodeo/errs"
 	"github.com/rodeo-run/rodeo/llm"
+	"github.com/rodeo-run/rodeo/mail"
 	"github.com/rodeo-run/rodeo/scripts"
 	"github.com/rodeo-run/rodeo/server"
 	"github.com/rodeo-run/rodeo/store"
@@ -45,6 +46,8 @@ usage:
   rodeo keys create [--account NAME]   create an API key (the secret is shown once)
   rodeo keys list                      list keys
   rodeo keys revoke ID                 revoke a key
+  rodeo scripts save NAME FILE|- | list | show NAME [--version N] | delete NAME
+                                       saved scripts of an account (--key or RODEO_API_KEY)
   rodeo nodes [--json|--markdown]      the node catalogue
   rodeo version
 
@@ -75,6 +78,8 @@ func (a *App) Main(ctx context.Context, args []string) (int, error) {
 		err = a.keys(rest)
 	case "nodes":
 		err = a.nodes(rest)
+	case "scripts":
+		err = a.scripts(rest)
 	case "version", "--version":
 		fmt.Fprintln(a.Stdout, "rodeo", version)
 	case "help", "-h", "--help":
@@ -199,6 +204,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	grace := fs.Duration("shutdown-grace", a.envDuration("RODEO_SHUTDOWN_GRACE", 30*time.Second), "on shutdown, how long running runs may finish before they are canceled (env RODEO_SHUTDOWN_GRACE)")
 	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "info"), "debug, info, warn or error (env RODEO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", a.env("RODEO_LOG_FORMAT", "text"), "text or json (env RODEO_LOG_FORMAT)")
+	queueSize := fs.Int("queue", a.envInt("RODEO_QUEUE", 100), "webhook-triggered runs that may wait for a free browser before triggers answer 503 busy; 0 = no waiting (env RODEO_QUEUE)")
 	publicURL := fs.String("public-url", a.env("RODEO_PUBLIC_URL", ""), "the server's external base URL, for links it writes (env RODEO_PUBLIC_URL; default http://ADDR)")
 	var bf browserFlags
 	a.addBrowserFlags(fs, &bf, 4)
@@ -238,6 +244,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: leaser(pool), Logger: log, Services: services}
 	engine := scripts.NewEngine(runner, db, log)
 	engine.RunTimeout = *runTimeout
+	engine.QueueSize = *queueSize
 	if n, err := engine.RecoverInterrupted(); err != nil {
 		return err
 	} else if n > 0 {
@@ -278,10 +285,13 @@ func (a *App) serve(ctx context.Context, args []string) error {
 // serviceFlags configure the non-browser services of the runner.
 type serviceFlags struct {
 	codeNodes bool
+	smtpURL   string
 }
 
 func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
 	fs.BoolVar(&sf.codeNodes, "code-nodes", a.envBool("RODEO_CODE_NODES", true), "allow python and bash nodes (env RODEO_CODE_NODES)")
+	// No env default here: -h prints defaults, and this one holds a password (see services).
+	fs.StringVar(&sf.smtpURL, "smtp-url", "", "send email through smtp://user:pass@host:port or smtps://… (env RODEO_SMTP_URL; sender: ?from= or RODEO_SMTP_FROM); unset keeps mail in the outbox")
 }
 
 // services builds the runner's services: the store, the model (OPENAI_API_KEY, OPENAI_BASE_URL,
@@ -295,7 +305,26 @@ func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string,
 	if model != nil {
 		log.Info("language model configured", "model", model.Model())
 	}
-	return &scripts.Services{Store: db, LLM: model, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}, nil
+	svc := &scripts.Services{Store: db, LLM: model, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}
+	if sf.smtpURL == "" {
+		sf.smtpURL = a.Getenv("RODEO_SMTP_URL")
+	}
+	if sf.smtpURL != "" {
+		cfg, err := mail.ParseURL(sf.smtpURL)
+		if err != nil {
+			return nil, fmt.Errorf("--smtp-url / RODEO_SMTP_URL: %w", err)
+		}
+		if cfg.From == "" {
+			cfg.From = a.Getenv("RODEO_SMTP_FROM")
+		}
+		mailer, err := mail.New(cfg)
+		if err != nil {
+			return nil, fmt.Errorf("--smtp-url / RODEO_SMTP_URL: %w", err)
+		}
+		svc.Mailer = mailer
+		log.Info("email goes out over SMTP", "smtp", mailer.Config())
+	}
+	return svc, nil
 }
 
 // ensureKey accepts RODEO_API_KEY as a key and, on a store with no key at all, creates one and

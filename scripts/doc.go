@@ -66,15 +66,23 @@ type Step struct {
 
 // Doc is the run document of API.md: what POST /agents answers and GET /runs/{id} returns.
 type Doc struct {
-	RunID      string         `json:"run_id"`
-	Status     string         `json:"status"`
-	Goal       string         `json:"goal"`
-	Data       map[string]any `json:"data"`
-	Steps      []Step         `json:"steps"`
-	Error      *ErrorBody     `json:"error"`
-	Source     string         `json:"source,omitempty"`
-	Created    time.Time      `json:"created"`
-	Started    *time.Time     `json:"started,omitempty"`
-	Finished   *time.Time     `json:"finished,omitempty"`
-	DurationMS int64          `json:"duration_ms"`
+	RunID  string         `json:"run_id"`
+	Status string         `json:"status"`
+	Goal   string         `json:"goal"`
+	Data   map[string]any `json:"data"`
+	Steps  []Step         `json:"steps"`
+	Error  *ErrorBody     `json:"error"`
+	Source string         `json:"source,omitempty"`
+	// Script names the saved script a run ran (webhook triggers); absent for ad-hoc agents.
+	Script     *ScriptRef `json:"script,omitempty"`
+	Created    time.Time  `json:"created"`
+	Started    *time.Time `json:"started,omitempty"`
+	Finished   *time.Time `json:"finished,omitempty"`
+	DurationMS int64      `json:"duration_ms"`
+}
+
+// ScriptRef names a saved script and the version of it that a run ran.
+type ScriptRef struct {
+	Name    string `json:"name"`
+	Version int    `json:"version"`
 }

@@ -22,7 +22,15 @@ type Engine struct {
 	RunTimeout time.Duration
 	// MaxRunTimeout caps a request's own timeout. Default 1 hour.
 	MaxRunTimeout time.Duration
-	Logger        *slog.Logger
+	// QueueSize bounds the runs Enqueue keeps waiting for a browser; a full queue answers busy.
+	// Default 100; 0 or less makes Enqueue admit like Start (no waiting line).
+	QueueSize int
+	Logger    *slog.Logger
+
+	// queue holds the runs waiting for a browser, oldest first; the dispatcher starts them.
+	queue        []*queuedRun
+	wake         chan struct{}
+	dispatchOnce sync.Once
 
 	mu        sync.Mutex
 	active    map[string]*Run
@@ -39,8 +47,8 @@ func NewEngine(runner *Runner, db *store.DB, logger *slog.Logger) *Engine {
 		logger = slog.Default()
 	}
 	base, stop := context.WithCancel(context.Background())
-	return &Engine{Runner: runner, Store: db, RunTimeout: 10 * time.Minute, MaxRunTimeout: time.Hour,
-		Logger: logger, active: map[string]*Run{}, base: base, stop: stop}
+	return &Engine{Runner: runner, Store: db, RunTimeout: 10 * time.Minute, MaxRunTimeout: time.Hour, QueueSize: 100,
+		Logger: logger, active: map[string]*Run{}, base: base, stop: stop, wake: make(chan struct{}, 1)}
 }
 
 // StartOptions describe a run to start.
@@ -54,6 +62,9 @@ type StartOptions struct {
 	Session BrowserSession
 	// RunID, when set, is the id to use (a run that was queued and stored before it started).
 	RunID string
+	// Script, when set, names the saved script (and version) the run runs; the run document
+	// shows it.
+	Script *ScriptRef
 }
 
 // Start admits and starts a run of s. Admission leases a browser first when the script needs
@@ -73,6 +84,23 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 			return nil, err
 		}
 	}
+	r, timeout, err := e.prepare(s, opt)
+	if err != nil {
+		if session != nil {
+			session.Release()
+		}
+		return nil, err
+	}
+	e.mu.Lock()
+	e.active[r.ID()] = r
+	e.wg.Add(1)
+	e.mu.Unlock()
+	e.launch(r, session, timeout)
+	return r, nil
+}
+
+// prepare makes and stores the queued run of s.
+func (e *Engine) prepare(s *Script, opt StartOptions) (*Run, time.Duration, error) {
 	timeout := e.RunTimeout
 	if opt.Timeout > 0 {
 		timeout = min(opt.Timeout, e.MaxRunTimeout)
@@ -86,16 +114,18 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 		id = store.NewID("r")
 	}
 	r := NewRun(id, opt.Account, source, s)
-	if err := e.persist(r); err != nil {
-		if session != nil {
-			session.Release()
-		}
-		return nil, err
+	if opt.Script != nil {
+		ref := *opt.Script
+		r.doc.Script = &ref
 	}
-	e.mu.Lock()
-	e.active[r.ID()] = r
-	e.wg.Add(1)
-	e.mu.Unlock()
+	if err := e.persist(r); err != nil {
+		return nil, 0, err
+	}
+	return r, timeout, nil
+}
+
+// launch executes r (already active and counted in wg) on the engine's context.
+func (e *Engine) launch(r *Run, session BrowserSession, timeout time.Duration) {
 	go func() {
 		defer e.wg.Done()
 		e.Runner.Execute(e.base, r, ExecOptions{Timeout: timeout, Session: session, OnStart: func(Doc) {
@@ -103,20 +133,158 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 				e.Logger.Error("persist run", "run", r.ID(), "err", err)
 			}
 		}})
+		e.record(r)
+	}()
+}
+
+// record stores a finished run, retires it and tells the observers.
+func (e *Engine) record(r *Run) {
+	if err := e.persist(r); err != nil {
+		e.Logger.Error("persist run", "run", r.ID(), "err", err)
+	}
+	e.mu.Lock()
+	delete(e.active, r.ID())
+	observers := e.observers
+	e.mu.Unlock()
+	doc := r.Doc()
+	for _, o := range observers {
+		o(doc)
+	}
+	close(r.recorded)
+}
+
+// queuedRun is a run waiting in the engine's queue for a browser.
+type queuedRun struct {
+	run     *Run
+	timeout time.Duration
+	// ctx ends when the run is canceled while it waits (it stops a lease in progress).
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Enqueue admits a run of s that waits for a browser instead of failing when the pool is busy
+// (webhook triggers): the run is stored as queued at once and starts, oldest first, when a
+// browser context frees up. When QueueSize runs already wait it answers busy and stores
+// nothing. A run that needs no browser (or brings its own session) starts at once.
+func (e *Engine) Enqueue(s *Script, opt StartOptions) (*Run, error) {
+	if opt.Session != nil || e.Runner.Browsers == nil || !NeedsBrowser(s.Nodes) {
+		return e.Start(e.base, s, opt)
+	}
+	if e.QueueSize <= 0 {
+		return e.Start(e.base, s, opt)
+	}
+	e.mu.Lock()
+	closed, full := e.closed, len(e.queue) >= e.QueueSize
+	e.mu.Unlock()
+	if closed {
+		return nil, errs.E(errs.Busy, "the server is shutting down")
+	}
+	if full {
+		return nil, errs.E(errs.Busy, "every browser is busy and %d runs are already waiting; try again later", e.QueueSize)
+	}
+	r, timeout, err := e.prepare(s, opt)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(e.base)
+	q := &queuedRun{run: r, timeout: timeout, ctx: ctx, cancel: cancel}
+	e.mu.Lock()
+	if e.closed || len(e.queue) >= e.QueueSize { // lost a race with Shutdown or another Enqueue
+		e.mu.Unlock()
+		cancel()
+		r.finish(StatusCanceled, errs.E(errs.Busy, "not admitted: the queue filled up"), r.Script.Data)
 		if err := e.persist(r); err != nil {
 			e.Logger.Error("persist run", "run", r.ID(), "err", err)
 		}
-		e.mu.Lock()
-		delete(e.active, r.ID())
-		observers := e.observers
-		e.mu.Unlock()
-		doc := r.Doc()
-		for _, o := range observers {
-			o(doc)
-		}
-		close(r.recorded)
-	}()
+		return nil, errs.E(errs.Busy, "every browser is busy and %d runs are already waiting; try again later", e.QueueSize)
+	}
+	e.queue = append(e.queue, q)
+	e.active[r.ID()] = r
+	e.wg.Add(1)
+	e.mu.Unlock()
+	e.dispatchOnce.Do(func() { go e.dispatch() })
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
 	return r, nil
+}
+
+// Queued counts the runs waiting for a browser.
+func (e *Engine) Queued() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return len(e.queue)
+}
+
+// dispatch starts queued runs in order as browsers free up. One dispatcher keeps the order:
+// the head of the queue waits for a lease, the others wait behind it.
+func (e *Engine) dispatch() {
+	for {
+		e.mu.Lock()
+		var head *queuedRun
+		if len(e.queue) > 0 {
+			head = e.queue[0]
+		}
+		e.mu.Unlock()
+		if head == nil {
+			select {
+			case <-e.wake:
+				continue
+			case <-e.base.Done():
+				return
+			}
+		}
+		session, err := e.Runner.Browsers.Lease(head.ctx)
+		e.mu.Lock()
+		still := len(e.queue) > 0 && e.queue[0] == head
+		if still && (err == nil || head.ctx.Err() == nil && !errs.Is(err, errs.Busy)) {
+			e.queue = e.queue[1:]
+		}
+		e.mu.Unlock()
+		switch {
+		case !still: // canceled (or drained by Shutdown) while it waited
+			if session != nil {
+				session.Release()
+			}
+		case err == nil:
+			head.cancel()
+			e.launch(head.run, session, head.timeout)
+		case head.ctx.Err() != nil:
+			// Canceled: Cancel or Shutdown takes it out of the queue; wait for that.
+			time.Sleep(10 * time.Millisecond)
+		case errs.Is(err, errs.Busy):
+			// The pool's lease time limit passed with every context still taken: wait on.
+			select {
+			case <-time.After(20 * time.Millisecond):
+			case <-e.base.Done():
+				return
+			}
+		default: // the browser is unavailable for good: the run fails with the pool's reason
+			head.cancel()
+			e.abandon(head, StatusFailed, err)
+		}
+	}
+}
+
+// abandon ends a queued run that never started.
+func (e *Engine) abandon(q *queuedRun, status string, err error) {
+	q.run.finish(status, err, q.run.Script.Data)
+	e.record(q.run)
+	e.wg.Done()
+}
+
+// unqueue removes r from the queue; it reports whether r was waiting there.
+func (e *Engine) unqueue(r *Run) (*queuedRun, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i, q := range e.queue {
+		if q.run == r {
+			e.queue = append(e.queue[:i:i], e.queue[i+1:]...)
+			return q, true
+		}
+	}
+	return nil, false
 }
 
 // AddObserver registers f to be called with every finished run's document (metrics).
@@ -199,6 +367,11 @@ func (e *Engine) Get(account, id string) (Doc, error) {
 // Cancel cancels an active run of the account. A finished run is left as it is.
 func (e *Engine) Cancel(account, id string) (Doc, error) {
 	if r, ok := e.Active(account, id); ok {
+		if q, queued := e.unqueue(r); queued {
+			q.cancel()
+			e.abandon(q, StatusCanceled, errs.E(errs.Canceled, "run canceled while it waited for a browser"))
+			return r.Doc(), nil
+		}
 		r.Cancel()
 		select {
 		case <-r.recorded:
@@ -247,9 +420,17 @@ func (e *Engine) Running() int {
 // Shutdown stops admitting runs, waits for active ones until ctx ends, then cancels the rest
 // and waits for them to record their end.
 func (e *Engine) Shutdown(ctx context.Context) error {
+	defer e.stop() // ends the queue's dispatcher
 	e.mu.Lock()
 	e.closed = true
+	waiting := e.queue
+	e.queue = nil
 	e.mu.Unlock()
+	// Runs still waiting for a browser never start: they end canceled, and say why.
+	for _, q := range waiting {
+		q.cancel()
+		e.abandon(q, StatusCanceled, errs.E(errs.Canceled, "the server shut down before this run got a browser"))
+	}
 	done := make(chan struct{})
 	go func() { e.wg.Wait(); close(done) }()
 	select {

@@ -190,6 +190,10 @@ func (e *Env) HasBrowser() bool {
 
 // RunList runs child nodes in order (control flow); it stops at the first failure unless that
 // node says continue_on_error, and returns that failure.
+// The calling node's own step state (its detail and attempt) is kept: the children's steps
+// record their own, and the caller's detail goes on after they ran.
 func (e *Env) RunList(ctx context.Context, calls []*Call) error {
+	detail, attempt := e.detail, e.Attempt
+	defer func() { e.detail, e.Attempt = detail, attempt }()
 	return e.runner.runList(ctx, e, calls)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rodeo-run/rodeo/errs"
 )
@@ -148,6 +149,14 @@ func (p *Params) Object(name string) (map[string]any, error) {
 	return m, nil
 }
 
+// Value returns a param as decoded from JSON (after templating), for Any params whose type is the
+// node's to interpret (a number or a variable name, a string or an object). Numbers come as
+// json.Number or float64.
+func (p *Params) Value(name string) (any, bool) {
+	v, _, ok := p.lookup(name)
+	return v, ok
+}
+
 // Nodes returns a child node list of a control-flow param.
 func (p *Params) Nodes(name string) []*Call { return p.children[name] }
 
@@ -156,6 +165,14 @@ func expandParams(c *Call, vars *Vars) (map[string]any, error) {
 	out := make(map[string]any, len(c.Raw))
 	for name, v := range c.Raw {
 		def, _ := c.Spec.Param(name)
+		if def.Code != "" {
+			code, err := expandCode(def.Code, v, vars)
+			if err != nil {
+				return nil, fmt.Errorf("parameter %s: %w", name, err)
+			}
+			out[name] = code
+			continue
+		}
 		if !def.Template && def.Type != Number && def.Type != Bool {
 			out[name] = v
 			continue
@@ -167,6 +184,28 @@ func expandParams(c *Call, vars *Vars) (map[string]any, error) {
 		out[name] = ev
 	}
 	return out, nil
+}
+
+// CodeTemplater expands the {{name}} placeholders of code in one language so that every value
+// becomes a literal of that language; value looks a variable up.
+type CodeTemplater func(code string, value func(name string) (any, bool)) (string, error)
+
+var codeTemplaters sync.Map // language -> CodeTemplater
+
+// RegisterCodeTemplater sets the templater of a Param.Code language (the code nodes do it from
+// init). A code param of a language without one fails to run rather than expand as text.
+func RegisterCodeTemplater(lang string, t CodeTemplater) { codeTemplaters.Store(lang, t) }
+
+func expandCode(lang string, v any, vars *Vars) (any, error) {
+	code, ok := v.(string)
+	if !ok {
+		return v, nil
+	}
+	t, ok := codeTemplaters.Load(lang)
+	if !ok {
+		return nil, errs.E(errs.Internal, "no templater for %s code", lang)
+	}
+	return t.(CodeTemplater)(code, vars.Get)
 }
 
 func expandValue(v any, vars *Vars) (any, error) {

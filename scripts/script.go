@@ -3,6 +3,7 @@ package scripts
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -142,6 +143,7 @@ func (r *Registry) compileOne(index int, path string, raw json.RawMessage, probl
 		return nil
 	}
 	c := &Call{Index: index, Path: path, Spec: spec, Raw: map[string]any{}, Children: map[string][]*Call{}}
+	before := len(*problems)
 	if v, has := obj["timeout"]; has {
 		f, ok := toFloat(v)
 		if !ok || f <= 0 || f > 24*3600 {
@@ -204,6 +206,18 @@ func (r *Registry) compileOne(index int, path string, raw json.RawMessage, probl
 			continue
 		}
 		c.Raw[p.Name] = v
+	}
+	if spec.Validate != nil && len(*problems) == before {
+		if err := spec.Validate(NewParams(spec, c.Raw, c.Children)); err != nil {
+			var e *errs.Error
+			if errors.As(err, &e) && len(e.Details) > 0 {
+				for _, d := range e.Details {
+					add(d.Field, "%s", d.Problem)
+				}
+			} else {
+				add("", "%s", err.Error())
+			}
+		}
 	}
 	return c
 }

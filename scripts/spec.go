@@ -40,6 +40,9 @@ type Param struct {
 	Min         *float64 `json:"min,omitempty"`
 	Max         *float64 `json:"max,omitempty"`
 	Template    bool     `json:"template,omitempty"`
+	// Code names the language of a code param ("python", "bash"): its {{name}} placeholders
+	// become literals of that language (see RegisterCodeTemplater), never raw text.
+	Code string `json:"code,omitempty"`
 }
 
 // Spec is the single source of truth about a node kind: it drives validation, `rodeo nodes`,
@@ -58,6 +61,12 @@ type Spec struct {
 	Attempts int                           `json:"attempts"`
 	Examples []map[string]any              `json:"examples,omitempty"`
 	Build    func(p *Params) (Node, error) `json:"-"`
+	// Validate, when set, checks a node's literal params at compile time beyond their types
+	// (e.g. a regular expression that does not compile, two params that exclude each other), so
+	// the mistake is an invalid_config answer instead of a failed run. Values holding {{name}}
+	// placeholders are known only at run time: Validate skips them and Build checks them.
+	// An *errs.Error with Details reports each detail under its own field.
+	Validate func(p *Params) error `json:"-"`
 }
 
 // Param returns the named parameter's description.

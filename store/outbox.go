@@ -1,0 +1,131 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// The outbox keeps the mail of a server without SMTP, so that an email node still has a
+// visible, checkable effect (GET /outbox).
+//
+// Bucket:
+//
+//	outbox  one nested bucket per account: message id -> OutboxMessage (JSON)
+var bucketOutbox = []byte("outbox")
+
+func init() {
+	featureBuckets = append(featureBuckets, bucketOutbox)
+}
+
+// ListOutbox page sizes.
+const (
+	DefaultOutboxLimit = 50
+	MaxOutboxLimit     = 500
+)
+
+// OutboxMessage is one message kept in the outbox. Attachments are listed by name and size;
+// their content is not kept.
+type OutboxMessage struct {
+	V           int                `json:"v"`
+	ID          string             `json:"id"`
+	Account     string             `json:"account"`
+	RunID       string             `json:"run_id,omitempty"`
+	To          []string           `json:"to"`
+	Subject     string             `json:"subject"`
+	Body        string             `json:"body"`
+	Attachments []OutboxAttachment `json:"attachments,omitempty"`
+	Created     time.Time          `json:"created"`
+}
+
+// OutboxAttachment describes an attachment of an outbox message.
+type OutboxAttachment struct {
+	Name        string `json:"name"`
+	Size        int    `json:"size"`
+	ContentType string `json:"content_type,omitempty"`
+}
+
+// AddOutbox stores m in its account's outbox and returns it with its id and time set.
+func (db *DB) AddOutbox(m OutboxMessage) (OutboxMessage, error) {
+	if m.Account == "" {
+		return OutboxMessage{}, errors.New("store: an outbox message needs an account")
+	}
+	if _, err := validAccount(m.Account); err != nil {
+		return OutboxMessage{}, err
+	}
+	m.V = recordVersion
+	m.ID = NewID("m")
+	m.Created = db.timestamp()
+	data, err := json.Marshal(m)
+	if err != nil {
+		return OutboxMessage{}, fmt.Errorf("store: encode outbox message: %w", err)
+	}
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		b, err := tx.Bucket(bucketOutbox).CreateBucketIfNotExists([]byte(m.Account))
+		if err != nil {
+			return fmt.Errorf("store: outbox of %s: %w", m.Account, err)
+		}
+		return b.Put([]byte(m.ID), data)
+	})
+	if err != nil {
+		return OutboxMessage{}, err
+	}
+	return m, nil
+}
+
+// GetOutbox returns message id of account's outbox (ErrNotFound otherwise).
+func (db *DB) GetOutbox(account, id string) (OutboxMessage, error) {
+	var m OutboxMessage
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketOutbox).Bucket([]byte(account))
+		if b == nil || account == "" {
+			return notFound("outbox message", id)
+		}
+		data := b.Get([]byte(id))
+		if data == nil {
+			return notFound("outbox message", id)
+		}
+		return decodeRecord("outbox message", []byte(id), data, &m)
+	})
+	return m, err
+}
+
+// ListOutbox returns up to limit messages of account's outbox, newest first (limit <= 0 means
+// DefaultOutboxLimit, capped at MaxOutboxLimit); before is an exclusive id cursor as in ListRuns.
+func (db *DB) ListOutbox(account string, limit int, before string) ([]OutboxMessage, error) {
+	if limit <= 0 {
+		limit = DefaultOutboxLimit
+	}
+	limit = min(limit, MaxOutboxLimit)
+	list := []OutboxMessage{}
+	err := db.bolt.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketOutbox).Bucket([]byte(account))
+		if b == nil || account == "" {
+			return nil
+		}
+		c := b.Cursor()
+		var k, v []byte
+		if before == "" {
+			k, v = c.Last()
+		} else if k, _ = c.Seek([]byte(before)); k == nil {
+			k, v = c.Last()
+		} else {
+			k, v = c.Prev()
+		}
+		for ; k != nil && len(list) < limit; k, v = c.Prev() {
+			var m OutboxMessage
+			if err := decodeRecord("outbox message", k, v, &m); err != nil {
+				return err
+			}
+			list = append(list, m)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return list, nil
+}
