@@ -19,6 +19,7 @@ import (
 
 	"github.com/rodeo-run/rodeo/browser"
 	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/extension"
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/mail"
 	"github.com/rodeo-run/rodeo/scripts"
@@ -204,6 +205,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	grace := fs.Duration("shutdown-grace", a.envDuration("RODEO_SHUTDOWN_GRACE", 30*time.Second), "on shutdown, how long running runs may finish before they are canceled (env RODEO_SHUTDOWN_GRACE)")
 	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "info"), "debug, info, warn or error (env RODEO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", a.env("RODEO_LOG_FORMAT", "text"), "text or json (env RODEO_LOG_FORMAT)")
+	queueTTL := fs.Duration("extension-queue-ttl", a.envDuration("RODEO_EXTENSION_QUEUE_TTL", extension.DefaultQueueTTL), "how long a run triggered for the companion extension waits for one to connect before it expires (env RODEO_EXTENSION_QUEUE_TTL)")
 	queueSize := fs.Int("queue", a.envInt("RODEO_QUEUE", 100), "webhook-triggered runs that may wait for a free browser before triggers answer 503 busy; 0 = no waiting (env RODEO_QUEUE)")
 	publicURL := fs.String("public-url", a.env("RODEO_PUBLIC_URL", ""), "the server's external base URL, for links it writes (env RODEO_PUBLIC_URL; default http://ADDR)")
 	var bf browserFlags
@@ -250,6 +252,9 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	} else if n > 0 {
 		log.Warn("marked runs interrupted by the last stop as failed", "runs", n)
 	}
+	hub := extension.New(extension.Config{Engine: engine, Store: db, QueueTTL: *queueTTL, Logger: log})
+	defer hub.Close()
+	server.AttachExtensionHub(engine, hub)
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
