@@ -216,7 +216,7 @@ func (rn *Runner) Execute(ctx context.Context, r *Run, opt ExecOptions) {
 	case errors.Is(context.Cause(ctx), errRunTimedOut):
 		status, err = StatusTimedOut, errs.E(errs.Timeout, "run took longer than its %s time limit", opt.Timeout)
 	case errors.Is(context.Cause(ctx), errBrowserCrashed):
-		status, err = StatusFailed, crashError()
+		status, err = StatusFailed, crashError(env)
 	default:
 		status = StatusFailed
 	}
@@ -351,7 +351,7 @@ func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) (err error) {
 func (rn *Runner) classify(runCtx, nodeCtx context.Context, env *Env, limit time.Duration, err error) error {
 	switch {
 	case errors.Is(context.Cause(runCtx), errBrowserCrashed) || (err != nil && env.crashed()):
-		return crashError()
+		return crashError(env)
 	case runCtx.Err() != nil:
 		return errs.E(errs.Canceled, "stopped: %v", context.Cause(runCtx))
 	case nodeCtx.Err() != nil:
@@ -360,7 +360,17 @@ func (rn *Runner) classify(runCtx, nodeCtx context.Context, env *Env, limit time
 	return err
 }
 
-func crashError() error {
+// crashError is the error of a run whose browser went away. A session that knows better (the
+// extension: its tab was closed, its connection dropped) supplies its own.
+func crashError(env *Env) error {
+	env.browser.mu.Lock()
+	s := env.browser.session
+	env.browser.mu.Unlock()
+	if ce, ok := s.(interface{ CrashError() error }); ok {
+		if err := ce.CrashError(); err != nil {
+			return err
+		}
+	}
 	return errs.E(errs.BrowserCrashed, "the browser running this run crashed; the pool replaces it, so a new run will work")
 }
 
