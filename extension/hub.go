@@ -77,6 +77,7 @@ func New(cfg Config) *Hub {
 		conns: map[string][]*conn{}, queue: map[string][]*Ticket{}, tickets: map[string]*Ticket{}}
 	if cfg.Engine != nil {
 		cfg.Engine.AddObserver(h.observe)
+		cfg.Engine.AddCanceler(h.cancelQueued)
 	}
 	return h
 }
@@ -344,6 +345,26 @@ func (h *Hub) expire(t *Ticket) {
 	h.log.Info("extension run expired", "run", t.id, "account", t.account)
 	h.end(t, scripts.StatusExpired, &scripts.ErrorBody{Code: CodeNotConnected,
 		Message: fmt.Sprintf("no companion extension of this account connected within %s, so the run expired without running; connect the extension (its options: server URL and API key) and trigger again", h.cfg.QueueTTL)})
+}
+
+// cancelQueued cancels a run of the account still waiting for an extension (POST
+// /runs/{id}/cancel reaches it through the engine). Runs already dispatched are the engine's.
+func (h *Hub) cancelQueued(account, id string) (scripts.Doc, bool) {
+	h.mu.Lock()
+	t, ok := h.tickets[id]
+	if !ok || t.account != account || t.state != stateQueued {
+		h.mu.Unlock()
+		return scripts.Doc{}, false
+	}
+	h.unqueue(t)
+	if t.timer != nil {
+		t.timer.Stop()
+	}
+	t.state = stateEnded
+	h.mu.Unlock()
+	h.log.Info("extension run canceled while queued", "run", t.id, "account", t.account)
+	h.end(t, scripts.StatusCanceled, &scripts.ErrorBody{Code: errs.Canceled, Message: "run canceled while it waited for an extension"})
+	return t.final, true
 }
 
 // unqueue removes t from its account's queue (h.mu held).

@@ -420,3 +420,26 @@ func extensionID(t *testing.T, key string) string {
 	}
 	return b.String()
 }
+
+// TestQueue_CancelWhileQueued cancels a run that waits for an extension: it ends canceled at once,
+// stays canceled (no late dispatch or expiry), and nothing is left unfinished in the store.
+func TestQueue_CancelWhileQueued(t *testing.T) {
+	f := newFixture(t, 300*time.Millisecond)
+	f.save(t, "form", "fill the form", `{"type":"open tab","target":"http://127.0.0.1:1/"}`)
+	a := decode[accepted](t, f.trigger(t, "", "", "form", "x"))
+	r := f.do(t, "POST", "/runs/"+a.RunID+"/cancel", "")
+	d := decode[scripts.Doc](t, r)
+	if r.status != 200 || d.Status != scripts.StatusCanceled || d.Error == nil || d.Error.Code != "canceled" {
+		t.Fatalf("cancel: %d %s", r.status, r.body)
+	}
+	time.Sleep(500 * time.Millisecond) // past the queue TTL: the expiry must not overwrite it
+	if d := f.run(t, a.RunID); d.Status != scripts.StatusCanceled {
+		t.Fatalf("after the TTL: %+v", d)
+	}
+	if recs, _ := f.db.UnfinishedRuns(); len(recs) != 0 {
+		t.Fatalf("%d runs still unfinished after cancel", len(recs))
+	}
+	if n := f.hub.Queued(store.DefaultAccount); n != 0 {
+		t.Fatalf("%d runs still queued", n)
+	}
+}

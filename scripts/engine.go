@@ -35,6 +35,7 @@ type Engine struct {
 	mu        sync.Mutex
 	active    map[string]*Run
 	observers []func(Doc)
+	cancelers []func(account, id string) (Doc, bool)
 	wg        sync.WaitGroup
 	base      context.Context
 	stop      context.CancelFunc
@@ -287,6 +288,14 @@ func (e *Engine) unqueue(r *Run) (*queuedRun, bool) {
 	return nil, false
 }
 
+// AddCanceler registers f to cancel runs queued outside the engine (the extension hub's queue):
+// f answers the run's final document and true when it held and canceled the run.
+func (e *Engine) AddCanceler(f func(account, id string) (Doc, bool)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.cancelers = append(e.cancelers, f)
+}
+
 // AddObserver registers f to be called with every finished run's document (metrics).
 func (e *Engine) AddObserver(f func(Doc)) {
 	e.mu.Lock()
@@ -378,6 +387,14 @@ func (e *Engine) Cancel(account, id string) (Doc, error) {
 		case <-time.After(5 * time.Second):
 		}
 		return r.Doc(), nil
+	}
+	e.mu.Lock()
+	cancelers := e.cancelers
+	e.mu.Unlock()
+	for _, c := range cancelers {
+		if d, ok := c(account, id); ok {
+			return d, nil
+		}
 	}
 	return e.Get(account, id)
 }
