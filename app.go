@@ -247,13 +247,15 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	engine := scripts.NewEngine(runner, db, log)
 	engine.RunTimeout = *runTimeout
 	engine.QueueSize = *queueSize
+	// The hub first: it claims the runs of its persisted queue, which recovery must leave queued.
+	hub := extension.New(extension.Config{Engine: engine, Store: db, QueueTTL: *queueTTL, Logger: log})
+	defer hub.Close()
 	if n, err := engine.RecoverInterrupted(); err != nil {
 		return err
 	} else if n > 0 {
 		log.Warn("marked runs interrupted by the last stop as failed", "runs", n)
 	}
-	hub := extension.New(extension.Config{Engine: engine, Store: db, QueueTTL: *queueTTL, Logger: log})
-	defer hub.Close()
+	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})

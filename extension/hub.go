@@ -58,6 +58,8 @@ type Hub struct {
 	tickets map[string]*Ticket   // run id -> ticket, until the run's end is recorded
 	closed  bool
 	handler fiber.Handler
+	// pending are the runs the store's queue held at start-up, until Resume takes them.
+	pending map[string]store.QueuedRun
 }
 
 // New returns a hub for cfg. It watches the engine's finished runs to give runs that lost their
@@ -75,11 +77,61 @@ func New(cfg Config) *Hub {
 	base, stop := context.WithCancel(context.Background())
 	h := &Hub{cfg: cfg, log: cfg.Logger.With("component", "extension-hub"), base: base, stop: stop,
 		conns: map[string][]*conn{}, queue: map[string][]*Ticket{}, tickets: map[string]*Ticket{}}
+	if cfg.Store != nil {
+		pending, err := cfg.Store.QueuedRuns()
+		if err != nil {
+			h.log.Error("read the extension queue", "err", err)
+		}
+		h.pending = map[string]store.QueuedRun{}
+		for _, q := range pending {
+			h.pending[q.ID] = q
+		}
+	}
 	if cfg.Engine != nil {
 		cfg.Engine.AddObserver(h.observe)
 		cfg.Engine.AddCanceler(h.cancelQueued)
+		cfg.Engine.AddKeeper(func(id string) bool { _, ok := h.pending[id]; return ok })
 	}
 	return h
+}
+
+// Resume puts back in the queue the runs that were waiting for an extension when the server
+// stopped (the queue is persisted), and expires those whose time ran out meanwhile. Call it once,
+// after the engine's RecoverInterrupted.
+func (h *Hub) Resume() {
+	accounts := map[string]bool{}
+	for _, q := range h.pending {
+		t := &Ticket{id: q.ID, account: q.Account, background: q.Background, created: q.Created, expires: q.Expires, started: make(chan struct{})}
+		if q.ScriptName != "" {
+			t.ref = &scripts.ScriptRef{Name: q.ScriptName, Version: q.ScriptVersion}
+		}
+		var nodes []json.RawMessage
+		err := json.Unmarshal(q.Nodes, &nodes)
+		if err == nil {
+			t.script, err = h.cfg.Engine.Runner.Registry.Compile(q.Goal, nodes, q.Data)
+		}
+		if err != nil {
+			t.script = &scripts.Script{Goal: q.Goal, Data: q.Data}
+			code, msg := errs.Public(err)
+			h.end(t, scripts.StatusFailed, &scripts.ErrorBody{Code: code, Message: "the queued run could not be resumed: " + msg})
+			continue
+		}
+		if !time.Now().Before(q.Expires) {
+			h.expireNow(t)
+			continue
+		}
+		h.mu.Lock()
+		h.tickets[t.id] = t
+		h.queue[t.account] = append(h.queue[t.account], t)
+		t.timer = time.AfterFunc(time.Until(q.Expires), func() { h.expire(t) })
+		h.mu.Unlock()
+		accounts[t.account] = true
+		h.log.Info("extension run resumed in the queue", "run", t.id, "account", t.account)
+	}
+	h.pending = nil
+	for account := range accounts {
+		h.kick(account)
+	}
 }
 
 // Close drops every connection and stops the queue's timers. Runs still queued stay queued in
@@ -260,6 +312,9 @@ func (h *Hub) Enqueue(account string, script *scripts.Script, ref *scripts.Scrip
 	if err := h.persist(t, t.doc(scripts.StatusQueued, nil)); err != nil {
 		return nil, err
 	}
+	if err := h.cfg.Store.PutQueuedRun(t.queued()); err != nil {
+		return nil, err
+	}
 	h.mu.Lock()
 	h.tickets[t.id] = t
 	h.queue[account] = append(h.queue[account], t)
@@ -324,6 +379,7 @@ func (h *Hub) end(t *Ticket, status string, e *scripts.ErrorBody) {
 	if err := h.persist(t, d); err != nil {
 		h.log.Error("persist extension run", "run", t.id, "err", err)
 	}
+	h.forget(t)
 	h.mu.Lock()
 	t.state = stateEnded
 	t.final = d
@@ -342,6 +398,11 @@ func (h *Hub) expire(t *Ticket) {
 	h.unqueue(t)
 	t.state = stateEnded
 	h.mu.Unlock()
+	h.expireNow(t)
+}
+
+// expireNow records that t expired without running.
+func (h *Hub) expireNow(t *Ticket) {
 	h.log.Info("extension run expired", "run", t.id, "account", t.account)
 	h.end(t, scripts.StatusExpired, &scripts.ErrorBody{Code: CodeNotConnected,
 		Message: fmt.Sprintf("no companion extension of this account connected within %s, so the run expired without running; connect the extension (its options: server URL and API key) and trigger again", h.cfg.QueueTTL)})
@@ -365,6 +426,23 @@ func (h *Hub) cancelQueued(account, id string) (scripts.Doc, bool) {
 	h.log.Info("extension run canceled while queued", "run", t.id, "account", t.account)
 	h.end(t, scripts.StatusCanceled, &scripts.ErrorBody{Code: errs.Canceled, Message: "run canceled while it waited for an extension"})
 	return t.final, true
+}
+
+// queued is what the store keeps of a waiting run so that a restart can resume it.
+func (t *Ticket) queued() store.QueuedRun {
+	q := store.QueuedRun{ID: t.id, Account: t.account, Goal: t.script.Goal, Nodes: t.script.Source, Data: t.script.Data,
+		Background: t.background, Created: t.created, Expires: t.expires}
+	if t.ref != nil {
+		q.ScriptName, q.ScriptVersion = t.ref.Name, t.ref.Version
+	}
+	return q
+}
+
+// forget drops t's persisted queue entry: it started or ended.
+func (h *Hub) forget(t *Ticket) {
+	if err := h.cfg.Store.DeleteQueuedRun(t.id); err != nil {
+		h.log.Error("forget queued extension run", "run", t.id, "err", err)
+	}
 }
 
 // unqueue removes t from its account's queue (h.mu held).
@@ -454,6 +532,7 @@ func (h *Hub) dispatch(c *conn, t *Ticket) {
 		h.end(t, scripts.StatusFailed, &scripts.ErrorBody{Code: code, Message: msg})
 		return
 	}
+	h.forget(t)
 	h.mu.Lock()
 	t.state = stateStarted
 	t.run = run

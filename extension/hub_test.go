@@ -443,3 +443,77 @@ func TestQueue_CancelWhileQueued(t *testing.T) {
 		t.Fatalf("%d runs still queued", n)
 	}
 }
+
+// TestQueue_SurvivesRestart stops a server with runs waiting for an extension: after the restart
+// a run whose time is not up is still queued (not "interrupted"), and one whose time ran out while
+// the server was down has expired.
+func TestQueue_SurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	type server struct {
+		db     *store.DB
+		engine *scripts.Engine
+		hub    *extension.Hub
+	}
+	start := func(ttl time.Duration) server {
+		db, err := store.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engine := scripts.NewEngine(&scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log}, db, log)
+		hub := extension.New(extension.Config{Engine: engine, Store: db, QueueTTL: ttl, Logger: log})
+		if _, err := engine.RecoverInterrupted(); err != nil {
+			t.Fatal(err)
+		}
+		hub.Resume()
+		return server{db, engine, hub}
+	}
+	stop := func(s server) {
+		s.hub.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.engine.Shutdown(ctx)
+		_ = s.db.Close()
+	}
+	script, err := scripts.DefaultRegistry.Compile("wait for me", []json.RawMessage{json.RawMessage(`{"type":"open tab","target":"http://127.0.0.1:1/"}`)},
+		map[string]any{"data": "payload"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := func(s server, id string) string {
+		d, err := s.engine.Get(store.DefaultAccount, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Status
+	}
+
+	s := start(time.Minute)
+	kept, err := s.hub.Enqueue(store.DefaultAccount, script, &scripts.ScriptRef{Name: "w", Version: 2}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop(s)
+	s = start(time.Minute)
+	if got := status(s, kept.ID()); got != scripts.StatusQueued || s.hub.Queued(store.DefaultAccount) != 1 {
+		t.Fatalf("after a restart: status %s, %d queued; want queued, 1", got, s.hub.Queued(store.DefaultAccount))
+	}
+	stop(s)
+
+	s = start(200 * time.Millisecond)
+	gone, err := s.hub.Enqueue(store.DefaultAccount, script, nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop(s)
+	time.Sleep(300 * time.Millisecond)
+	s = start(time.Minute)
+	defer stop(s)
+	d, err := s.engine.Get(store.DefaultAccount, gone.ID())
+	if err != nil || d.Status != scripts.StatusExpired || d.Error == nil || d.Error.Code != extension.CodeNotConnected || d.Data["data"] != "payload" {
+		t.Fatalf("a run whose time ran out while the server was down: %+v %v", d, err)
+	}
+	if got := status(s, kept.ID()); got != scripts.StatusQueued {
+		t.Fatalf("the first run: %s, want still queued", got)
+	}
+}

@@ -36,6 +36,7 @@ type Engine struct {
 	active    map[string]*Run
 	observers []func(Doc)
 	cancelers []func(account, id string) (Doc, bool)
+	keepers   []func(id string) bool
 	wg        sync.WaitGroup
 	base      context.Context
 	stop      context.CancelFunc
@@ -296,6 +297,14 @@ func (e *Engine) AddCanceler(f func(account, id string) (Doc, bool)) {
 	e.cancelers = append(e.cancelers, f)
 }
 
+// AddKeeper registers f to claim unfinished runs that RecoverInterrupted must leave alone because
+// their owner resumes them (the extension hub's persisted queue).
+func (e *Engine) AddKeeper(f func(id string) bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.keepers = append(e.keepers, f)
+}
+
 // AddObserver registers f to be called with every finished run's document (metrics).
 func (e *Engine) AddObserver(f func(Doc)) {
 	e.mu.Lock()
@@ -409,7 +418,18 @@ func (e *Engine) RecoverInterrupted() (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	e.mu.Lock()
+	keepers := e.keepers
+	e.mu.Unlock()
+	n := 0
+recs:
 	for _, rec := range recs {
+		for _, keep := range keepers {
+			if keep(rec.ID) {
+				continue recs
+			}
+		}
+		n++
 		var d Doc
 		if err := json.Unmarshal(rec.Doc, &d); err != nil {
 			continue
@@ -424,7 +444,7 @@ func (e *Engine) RecoverInterrupted() (int, error) {
 			return 0, err
 		}
 	}
-	return len(recs), nil
+	return n, nil
 }
 
 // Running counts active runs.
