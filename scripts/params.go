@@ -157,6 +157,36 @@ func (p *Params) Value(name string) (any, bool) {
 	return v, ok
 }
 
+// Templated reports whether any param value holds a {{placeholder}}, i.e. is known only at run time.
+func (p *Params) Templated() bool {
+	var templated func(v any) bool
+	templated = func(v any) bool {
+		switch t := v.(type) {
+		case string:
+			return strings.Contains(t, "{{")
+		case []any:
+			for _, x := range t {
+				if templated(x) {
+					return true
+				}
+			}
+		case map[string]any:
+			for _, x := range t {
+				if templated(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for _, v := range p.values {
+		if templated(v) {
+			return true
+		}
+	}
+	return false
+}
+
 // Nodes returns a child node list of a control-flow param.
 func (p *Params) Nodes(name string) []*Call { return p.children[name] }
 

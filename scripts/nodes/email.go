@@ -62,22 +62,26 @@ func init() {
 				Description: "a file to attach, relative to the run's working folder", Example: "report.csv"},
 		},
 		Examples: []map[string]any{{"type": "email", "to": "ops@example.com", "subject": "Prices", "body": "Today's prices:", "data": "prices"}},
-		Build: func(p *scripts.Params) (scripts.Node, error) {
-			n := &email{}
-			for name, dst := range map[string]*string{"to": &n.to, "to_variable": &n.toVar, "subject": &n.subject, "body": &n.body,
-				"body_variable": &n.bodyVar, "data": &n.dataVar, "file": &n.file} {
-				v, err := p.String(name)
-				if err != nil {
-					return nil, err
-				}
-				*dst = v
-			}
-			if strings.TrimSpace(n.to) == "" && strings.TrimSpace(n.toVar) == "" {
-				return nil, errInvalid("email needs a recipient: `to` (an address) or `to_variable` (a variable holding one)")
-			}
-			return n, nil
-		},
+		Build:    buildEmail,
+		Validate: validateByBuilding(buildEmail),
 	})
+}
+
+// buildEmail reads the params; it is pure, so it also validates literal params at compile time.
+func buildEmail(p *scripts.Params) (scripts.Node, error) {
+	n := &email{}
+	for name, dst := range map[string]*string{"to": &n.to, "to_variable": &n.toVar, "subject": &n.subject, "body": &n.body,
+		"body_variable": &n.bodyVar, "data": &n.dataVar, "file": &n.file} {
+		v, err := p.String(name)
+		if err != nil {
+			return nil, err
+		}
+		*dst = v
+	}
+	if strings.TrimSpace(n.to) == "" && strings.TrimSpace(n.toVar) == "" {
+		return nil, errInvalid("email needs a recipient: `to` (an address) or `to_variable` (a variable holding one)")
+	}
+	return n, nil
 }
 
 // recipients collects and checks the addresses of `to` and `to_variable`.

@@ -179,8 +179,10 @@ func TestEmail_BadInput(t *testing.T) {
 	if err := os.WriteFile(outside, []byte("secret"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// A missing recipient is caught at compile time (TestValidate_LiteralMistakesAreRejectedUpFront);
+	// a templated one can only fail when the run reaches the node.
 	cases := []struct{ node, code string }{
-		{`{"type": "email", "subject": "no recipient"}`, errs.InvalidConfig},
+		{`{"type": "email", "to": "{{empty}}"}`, errs.InvalidConfig},
 		{`{"type": "email", "to": "not an address"}`, errs.InvalidConfig},
 		{`{"type": "email", "to": "a@example.com, @bad"}`, errs.InvalidConfig},
 		{`{"type": "email", "to_variable": "missing"}`, errs.VariableNotSet},

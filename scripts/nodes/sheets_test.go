@@ -279,8 +279,6 @@ func TestSpreadsheet_WriteThenRead(t *testing.T) {
 func TestSpreadsheet_BadConfig(t *testing.T) {
 	rig := newServiceRig(t, nil, "")
 	cases := []string{
-		`[{"type": "spreadsheet", "url": "u", "read_write": "write"}]`,
-		`[{"type": "spreadsheet", "url": "u", "read_write": "read"}]`,
 		`[{"type": "spreadsheet", "url": "u", "read_write": "read", "row_1": "two", "data": "x"}]`,
 		`[{"type": "spreadsheet", "url": "u", "read_write": "read", "row_1": "5-2", "data": "x"}]`,
 	}
@@ -292,7 +290,8 @@ func TestSpreadsheet_BadConfig(t *testing.T) {
 		}
 	}
 	// Compile-time checks: an unknown mode and a missing URL are 400-style problems.
-	for _, nodes := range []string{`[{"type": "spreadsheet", "url": "u", "read_write": "append"}]`, `[{"type": "sheets_add_row", "data": ["a"]}]`} {
+	for _, nodes := range []string{`[{"type": "spreadsheet", "url": "u", "read_write": "append"}]`, `[{"type": "sheets_add_row", "data": ["a"]}]`,
+		`[{"type": "spreadsheet", "url": "u", "read_write": "write"}]`, `[{"type": "spreadsheet", "url": "u", "read_write": "read"}]`} {
 		if _, err := rig.exec("acme", "", nodes, nil); err == nil || !strings.Contains(err.Error(), "compile") {
 			t.Errorf("%s compiled: %v", nodes, err)
 		}

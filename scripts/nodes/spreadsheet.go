@@ -66,7 +66,8 @@ func init() {
 			{"type": "spreadsheet", "url": "sheet_url", "read_write": "write", "row_1": "first_row", "row_2": []string{"total", "sum"}},
 			{"type": "spreadsheet", "url": "sheet_url", "read_write": "read", "row_1": "1", "row_2": "3-5", "data": "rows"},
 		},
-		Build: buildSpreadsheet,
+		Build:    buildSpreadsheet,
+		Validate: validateByBuilding(buildSpreadsheet),
 	})
 }
 
