@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/rodeo-run/rodeo/errs"
@@ -45,30 +46,49 @@ func triggerData(raw json.RawMessage) (string, error) {
 	return string(raw), nil
 }
 
-func (s *Server) triggerCloud(c *fiber.Ctx) error {
+// triggered is a trigger request resolved to the saved script it runs.
+type triggered struct {
+	account string
+	start   string
+	script  *scripts.Script
+	ref     *scripts.ScriptRef
+}
+
+// resolveTrigger decodes a trigger body {start, key, name, data}, authenticates it and compiles
+// the account's saved script with data as the variable `data` (both triggers share these rules).
+func (s *Server) resolveTrigger(c *fiber.Ctx) (triggered, error) {
 	var req cloudTrigger
 	dec := json.NewDecoder(bytes.NewReader(c.Body()))
 	if err := dec.Decode(&req); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return &errs.Error{Code: errs.InvalidConfig, Message: "invalid trigger: " + typeErr.Field + " must be a string",
+			return triggered{}, &errs.Error{Code: errs.InvalidConfig, Message: "invalid trigger: " + typeErr.Field + " must be a string",
 				Details: []errs.Detail{{Field: typeErr.Field, Problem: "must be a string"}}}
 		}
-		return errs.E(errs.InvalidJSON, "the body must be a JSON object {start, key, name, data}: %v", err)
+		return triggered{}, errs.E(errs.InvalidJSON, "the body must be a JSON object {start, key, name, data}: %v", err)
 	}
 	key, err := s.authenticate(c, req.Key)
 	if err != nil {
-		return err
+		return triggered{}, err
 	}
 	data, err := triggerData(req.Data)
 	if err != nil {
-		return err
+		return triggered{}, err
 	}
-	script, ref, err := SavedScript(s.cfg.Store, s.cfg.Registry, key.Account, req.Name, req.Start, data)
+	start := strings.TrimSpace(req.Start)
+	script, ref, err := SavedScript(s.cfg.Store, s.cfg.Registry, key.Account, req.Name, start, data)
+	if err != nil {
+		return triggered{}, err
+	}
+	return triggered{account: key.Account, start: start, script: script, ref: ref}, nil
+}
+
+func (s *Server) triggerCloud(c *fiber.Ctx) error {
+	tr, err := s.resolveTrigger(c)
 	if err != nil {
 		return err
 	}
-	run, err := s.cfg.Engine.Enqueue(script, scripts.StartOptions{Account: key.Account, Source: "trigger", Script: ref})
+	run, err := s.cfg.Engine.Enqueue(tr.script, scripts.StartOptions{Account: tr.account, Source: "trigger", Script: tr.ref})
 	if err != nil {
 		return err
 	}

@@ -1,11 +1,7 @@
 package server
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"strings"
 	"sync"
 
 	"github.com/gofiber/fiber/v2"
@@ -56,17 +52,7 @@ func (s *Server) extensionConnect(c *fiber.Ctx) error {
 // blank start runs in the background): 202 {run_id, status: queued, status_url} at once, or
 // with ?wait=true the run document once the run has finished or expired.
 func (s *Server) triggerExtension(c *fiber.Ctx) error {
-	var req cloudTrigger // the same body
-	dec := json.NewDecoder(bytes.NewReader(c.Body()))
-	if err := dec.Decode(&req); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) {
-			return &errs.Error{Code: errs.InvalidConfig, Message: "invalid trigger: " + typeErr.Field + " must be a string",
-				Details: []errs.Detail{{Field: typeErr.Field, Problem: "must be a string"}}}
-		}
-		return errs.E(errs.InvalidJSON, "the body must be a JSON object {start, key, name, data}: %v", err)
-	}
-	key, err := s.authenticate(c, req.Key)
+	tr, err := s.resolveTrigger(c)
 	if err != nil {
 		return err
 	}
@@ -74,16 +60,7 @@ func (s *Server) triggerExtension(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	data, err := triggerData(req.Data)
-	if err != nil {
-		return err
-	}
-	start := strings.TrimSpace(req.Start)
-	script, ref, err := SavedScript(s.cfg.Store, s.cfg.Registry, key.Account, req.Name, start, data)
-	if err != nil {
-		return err
-	}
-	t, err := h.Enqueue(key.Account, script, ref, start == "")
+	t, err := h.Enqueue(tr.account, tr.script, tr.ref, tr.start == "")
 	if err != nil {
 		return err
 	}
