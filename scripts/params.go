@@ -62,6 +62,19 @@ func (p *Params) String(name string) (string, error) {
 	return "", bad(name, "must be a string")
 }
 
+// Texts returns several text params at once, in the order named.
+func (p *Params) Texts(names ...string) ([]string, error) {
+	out := make([]string, len(names))
+	for i, name := range names {
+		v, err := p.String(name)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 // Number returns a numeric param; a templated string must parse as a number.
 func (p *Params) Number(name string) (float64, error) {
 	v, def, ok := p.lookup(name)

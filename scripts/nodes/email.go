@@ -69,15 +69,11 @@ func init() {
 
 // buildEmail reads the params; it is pure, so it also validates literal params at compile time.
 func buildEmail(p *scripts.Params) (scripts.Node, error) {
-	n := &email{}
-	for name, dst := range map[string]*string{"to": &n.to, "to_variable": &n.toVar, "subject": &n.subject, "body": &n.body,
-		"body_variable": &n.bodyVar, "data": &n.dataVar, "file": &n.file} {
-		v, err := p.String(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = v
+	t, err := p.Texts("to", "to_variable", "subject", "body", "body_variable", "data", "file")
+	if err != nil {
+		return nil, err
 	}
+	n := &email{to: t[0], toVar: t[1], subject: t[2], body: t[3], bodyVar: t[4], dataVar: t[5], file: t[6]}
 	if strings.TrimSpace(n.to) == "" && strings.TrimSpace(n.toVar) == "" {
 		return nil, errInvalid("email needs a recipient: `to` (an address) or `to_variable` (a variable holding one)")
 	}

@@ -35,14 +35,11 @@ func init() {
 		},
 		Examples: []map[string]any{{"type": "sheets_add_row", "URL": "sheet_url", "Sheet_Name": "sheet_name", "data": []string{"title", "price"}}},
 		Build: func(p *scripts.Params) (scripts.Node, error) {
-			urlRef, err := p.String("URL")
+			texts, err := p.Texts("URL", "Sheet_Name")
 			if err != nil {
 				return nil, err
 			}
-			nameRef, err := p.String("Sheet_Name")
-			if err != nil {
-				return nil, err
-			}
+			urlRef, nameRef := texts[0], texts[1]
 			entries, err := p.Strings("data")
 			if err != nil {
 				return nil, err

@@ -37,18 +37,11 @@ func init() {
 		},
 		Examples: []map[string]any{{"type": "sheets_create", "URL": "sheet_url", "Sheet_Name": "sheet_name"}},
 		Build: func(p *scripts.Params) (scripts.Node, error) {
-			urlVar, err := p.String("URL")
+			texts, err := p.Texts("URL", "Sheet_Name", "name")
 			if err != nil {
 				return nil, err
 			}
-			nameVar, err := p.String("Sheet_Name")
-			if err != nil {
-				return nil, err
-			}
-			name, err := p.String("name")
-			if err != nil {
-				return nil, err
-			}
+			urlVar, nameVar, name := texts[0], texts[1], texts[2]
 			header, err := p.Strings("header")
 			if err != nil {
 				return nil, err

@@ -41,18 +41,11 @@ func init() {
 		},
 		Examples: []map[string]any{{"type": "sheets_read", "URL": "sheet_url", "Sheet_Name": "sheet_name", "data": "rows"}},
 		Build: func(p *scripts.Params) (scripts.Node, error) {
-			urlRef, err := p.String("URL")
+			texts, err := p.Texts("URL", "Sheet_Name", "data")
 			if err != nil {
 				return nil, err
 			}
-			nameRef, err := p.String("Sheet_Name")
-			if err != nil {
-				return nil, err
-			}
-			out, err := p.String("data")
-			if err != nil {
-				return nil, err
-			}
+			urlRef, nameRef, out := texts[0], texts[1], texts[2]
 			offset, err := p.Number("offset")
 			if err != nil {
 				return nil, err
