@@ -31,6 +31,22 @@ type Parsed struct {
 	Intent Intent
 	// Kind is a value shape the description asks for: "price" (a currency amount), "" otherwise.
 	Kind string
+	// Counted is the item noun of a description that is only an ordinal and items ("the
+	// tenth tea"): the target is the Nth of the page's most item-like repeated elements.
+	Counted string
+	// Whole is the description without its instruction verb and article, normalized (empty
+	// when it has quotes or attribute hints): an element named exactly that matches fully.
+	Whole string
+	// WholeNoRole is Whole without a trailing role word ("select all checkbox" -> "select all").
+	WholeNoRole string
+	// First is the first salient word: with Head, the words the target carries ("the Home
+	// project": the Home button, in the Projects group).
+	First string
+	// Head is the word the target itself must carry, the others may be on an anchor beside
+	// it: the leading verb of an instruction ("track the kettle order" -> "track"), else the
+	// last word of the first noun phrase ("the order total" -> "total", "the email of Tom" ->
+	// "email", "the Zentra's memory" -> "memory"); empty when that word is a role word.
+	Head string
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
@@ -156,6 +172,8 @@ func Parse(description string) Parsed {
 		return m
 	})
 
+	s = rewritePhrases(s)
+
 	// Attribute hints on quoted values (placeholder "Search…") and on bare ones (name=email).
 	usedQuote := map[int]bool{}
 	s = attrRe.ReplaceAllStringFunc(s, func(m string) string {
@@ -249,6 +267,14 @@ func Parse(description string) Parsed {
 				i++
 			}
 			p.Ordinal = n
+			// "the tenth tea", "the second step of the method", "the first suggested topic": the
+			// noun after the ordinal names the repeated items counted over; words before it and
+			// after "of" say which items.
+			if j, item, ctx := ordinalItem(main, i+1); item != "" {
+				p.Item = item
+				p.Context = append(p.Context, ctx...)
+				i = j - 1
+			}
 			continue
 		}
 		if itemWords[w] && (p.Ordinal != 0 || (i+1 < len(main) && main[i+1] == "s")) {
@@ -279,13 +305,24 @@ func Parse(description string) Parsed {
 		if matched || stopWords[w] {
 			continue
 		}
-		if w == "count" {
+		if w == "count" || w == "number" && i+1 < len(main) && main[i+1] == "of" || (w == "how" && i+1 < len(main) && main[i+1] == "many") {
 			p.Kind = "count"
+			continue
+		}
+		if softWords[w] {
 			continue
 		}
 		p.Words = append(p.Words, w)
 	}
 	// The last role word is the head noun; earlier ones describe it ("the Menu button").
+	if len(hits) > 0 {
+		head := hits[len(hits)-1]
+		if containerWords[head.word] && len(p.Words) > 0 {
+			// "close the newsletter modal": the modal is where the target is, not the target.
+			p.Context = append(p.Context, canonicalContext(head.word))
+			hits = hits[:len(hits)-1]
+		}
+	}
 	if len(hits) > 0 {
 		head := hits[len(hits)-1]
 		p.Roles = head.roles
@@ -298,9 +335,18 @@ func Parse(description string) Parsed {
 			p.Words = append(p.Words, strings.Fields(h.word)...)
 		}
 	}
-	// A description that is all role words ("the search box") keeps nothing else; one that is all
-	// item words ("the second result") counts over the items themselves.
+	p.First, p.Head = firstWord(main), headOf(main)
+	if p.Kind == "" {
+		for _, w := range p.Words {
+			if figureWords[w] {
+				p.Kind = "figure"
+			}
+		}
+	}
+	// A description that is all item words ("the second result") counts over the items
+	// themselves: Counted keeps the noun for the resolver, Words the text to match.
 	if p.Item != "" && len(p.Roles) == 0 && len(p.Words) == 0 && len(p.Quoted) == 0 {
+		p.Counted = p.Item
 		p.Words = append(p.Words, p.Item)
 		p.Item = ""
 	}
@@ -308,7 +354,28 @@ func Parse(description string) Parsed {
 		p.Texts = append(p.Texts, strings.ToLower(q))
 	}
 	p.Texts = append(p.Texts, p.Words...)
+	if len(quoted) == 0 && len(p.Attrs) == 0 {
+		p.Whole = wholeOf(description)
+		p.WholeNoRole = p.Whole
+		for _, rw := range p.RoleWords {
+			p.WholeNoRole = strings.TrimSpace(strings.TrimSuffix(p.WholeNoRole, " "+rw))
+		}
+	}
 	return p
+}
+
+// softWords say nothing about which element ("the current temperature", "the value of ...").
+var softWords = map[string]bool{"current": true, "currently": true, "value": true, "actual": true, "exact": true, "listed": true, "many": true, "much": true}
+
+var leadArticleRe = regexp.MustCompile(`(?i)^(?:the|a|an)\s+`)
+
+// wholeOf is the description without its instruction verb and leading article, normalized: a
+// page element named exactly that ("Zoom in", "Pay now") is the target whatever its words.
+func wholeOf(description string) string {
+	s := strings.TrimRight(strings.TrimSpace(description), ".!? ")
+	var scratch Parsed
+	s = stripInstruction(s, &scratch)
+	return normalize(leadArticleRe.ReplaceAllString(strings.TrimSpace(s), ""))
 }
 
 func attrName(s string) string {
@@ -398,6 +465,10 @@ func canonicalContext(w string) string {
 		return "navigation"
 	case "sidebar", "aside":
 		return "sidebar"
+	case "top":
+		return "header"
+	case "bottom":
+		return "footer"
 	}
 	return w
 }
@@ -460,4 +531,116 @@ func singular(w string) string {
 // normalize lowercases and collapses whitespace.
 func normalize(s string) string {
 	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}
+
+// ordinalItem reads the noun run after an ordinal: it returns where the run ends, the item noun
+// (singular) and the context words (adjectives before the noun, the words of an "of the ..."
+// after it), or "" when the run is not followed by the end, a possessive, "of" or a context
+// preposition (then the words are the target's own, as in "the second Add to cart button").
+func ordinalItem(main []string, i int) (int, string, []string) {
+	j := i
+	for j < len(main) {
+		w := main[j]
+		if stopWords[w] || w == "s" || strings.HasPrefix(w, "\x00") || roleWords[w] != nil || contextPreps[w] {
+			break
+		}
+		if _, isOrd := ordinal(w); isOrd {
+			break
+		}
+		j++
+	}
+	if j == i {
+		return i, "", nil
+	}
+	follow := ""
+	if j < len(main) {
+		follow = main[j]
+	}
+	if follow != "" && follow != "s" && follow != "of" && !contextPreps[follow] {
+		return i, "", nil
+	}
+	if roleWords[main[j-1]] != nil || (follow == "s" && j-i > 1) {
+		return i, "", nil
+	}
+	item := singular(main[j-1])
+	var ctx []string
+	for _, w := range main[i : j-1] {
+		ctx = append(ctx, canonicalContext(w))
+	}
+	if follow == "of" {
+		k := j + 1
+		for ; k < len(main) && !contextPreps[main[k]] && main[k] != "s"; k++ {
+			if w := main[k]; !stopWords[w] && !strings.HasPrefix(w, "\x00") {
+				ctx = append(ctx, canonicalContext(w))
+			}
+		}
+		j = k
+	}
+	return j, item, ctx
+}
+
+// verbHeads are instruction verbs that name the target's action ("add ... to the cart" is the
+// "Add to cart" button, not the product).
+var verbHeads = map[string]bool{
+	"add": true, "remove": true, "delete": true, "track": true, "place": true, "refill": true, "renew": true, "mark": true,
+	"write": true, "play": true, "pay": true, "save": true, "share": true, "follow": true, "subscribe": true, "like": true,
+	"repost": true, "book": true, "request": true, "ask": true, "apply": true, "accept": true, "reject": true, "dismiss": true,
+	"close": true, "expand": true, "collapse": true, "skip": true, "show": true, "hide": true, "change": true, "set": true,
+	"turn": true, "enable": true, "disable": true, "give": true, "send": true, "submit": true, "create": true, "edit": true,
+	"cancel": true, "download": true, "upload": true, "copy": true, "star": true, "watch": true, "view": true, "go": true,
+	"switch": true, "use": true, "sort": true, "filter": true, "search": true, "continue": true, "proceed": true,
+	"start": true, "stop": true, "buy": true, "invite": true, "join": true, "unsubscribe": true, "approve": true,
+	"comment": true, "reply": true, "bookmark": true, "print": true, "zoom": true, "swap": true, "call": true, "contact": true,
+}
+
+// npBreaks end the first noun phrase.
+var npBreaks = map[string]bool{
+	"of": true, "for": true, "on": true, "in": true, "with": true, "to": true, "from": true, "under": true, "about": true,
+	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
+}
+
+// headOf finds the head word of a description's main words (see Parsed.Head).
+func headOf(main []string) string {
+	if len(main) > 0 && verbHeads[main[0]] {
+		return main[0]
+	}
+	last := ""
+	for _, w := range main {
+		switch {
+		case w == "s":
+			last = "" // a possessive: the head is in the phrase after it
+		case npBreaks[w]:
+			return last
+		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w]:
+		case roleWords[w] != nil:
+			last = ""
+		default:
+			if _, isOrd := ordinal(w); !isOrd {
+				last = w
+			}
+		}
+	}
+	return last
+}
+
+// firstWord is the first salient word of the main words.
+func firstWord(main []string) string {
+	for _, w := range main {
+		if w == "s" || strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || roleWords[w] != nil {
+			continue
+		}
+		if _, isOrd := ordinal(w); isOrd {
+			continue
+		}
+		return w
+	}
+	return ""
+}
+
+// figureWords ask for a figure: the element read should hold a number.
+var figureWords = map[string]bool{
+	"total": true, "subtotal": true, "balance": true, "fee": true, "tax": true, "sum": true, "rate": true, "score": true,
+	"rating": true, "percent": true, "percentage": true, "temperature": true, "duration": true, "length": true, "weight": true,
+	"quantity": true, "qty": true, "humidity": true, "speed": true, "volume": true, "cap": true, "ratio": true, "bid": true,
+	"salary": true, "charge": true, "deposit": true, "payment": true, "due": true,
 }

@@ -25,6 +25,14 @@ const (
 
 var priceRe = regexp.MustCompile(`(?:[$€£¥₹]\s?\d|\d(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP)\b)`)
 
+// isPrice is priceRe.MatchString with a cheap test first: every match has a currency sign or code.
+func isPrice(s string) bool {
+	if !strings.ContainsAny(s, "$€£¥₹") && !strings.Contains(s, "USD") && !strings.Contains(s, "EUR") && !strings.Contains(s, "GBP") {
+		return false
+	}
+	return priceRe.MatchString(s)
+}
+
 // fieldWeights says how much a match in each element field counts.
 type field struct {
 	name string
@@ -83,20 +91,38 @@ func prepare(s *Snapshot) []prepared {
 	return prepareNow(s)
 }
 
+// normTok is one field value normalized, tokenized and joined.
+type normTok struct {
+	norm   string
+	toks   []string
+	joined string
+}
+
 func prepareNow(s *Snapshot) []prepared {
-	ps := make([]prepared, len(s.Elements))
+	n, nf := len(s.Elements), len(fields)
+	ps := make([]prepared, n)
+	// One allocation per kind for all elements, and each distinct value worked out once: pages
+	// repeat names, contexts and classes a lot. The slices are shared and only read.
+	norms, toks, joined := make([]string, n*nf), make([][]string, n*nf), make([]string, n*nf)
+	memo := make(map[string]normTok, n)
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		p := prepared{el: e, norm: make([]string, len(fields)), toks: make([][]string, len(fields)), joined: make([]string, len(fields))}
-		p.price = priceRe.MatchString(e.Text) || priceRe.MatchString(e.Name)
+		lo, hi := i*nf, (i+1)*nf
+		p := prepared{el: e, norm: norms[lo:hi:hi], toks: toks[lo:hi:hi], joined: joined[lo:hi:hi]}
+		p.price = isPrice(e.Text) || (e.Name != e.Text && isPrice(e.Name))
 		for f := range fields {
 			v := fields[f].get(e)
 			if v == "" {
 				continue
 			}
-			p.norm[f] = normalize(v)
-			p.toks[f] = tokens(p.norm[f])
-			p.joined[f] = strings.Join(p.toks[f], " ")
+			m, ok := memo[v]
+			if !ok {
+				m.norm = normalize(v)
+				m.toks = tokens(m.norm)
+				m.joined = strings.Join(m.toks, " ")
+				memo[v] = m
+			}
+			p.norm[f], p.toks[f], p.joined[f] = m.norm, m.toks, m.joined
 		}
 		ps[i] = p
 	}
@@ -125,6 +151,9 @@ type scored struct {
 	text     float64
 	eligible bool
 	reason   string // why not eligible
+	// needAnchor marks a candidate kept for its role alone: relate drops it unless it finds
+	// the description's words on an element of the same item.
+	needAnchor bool
 }
 
 func intentOf(q Query, p *Parsed) Intent {
@@ -147,19 +176,32 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	qs := newQueryText(p)
-	var out []scored
+	var all []scored
 	for i := range ps {
 		c, ok := score(&ps[i], p, qs, intent)
 		if ok {
-			out = append(out, c)
+			all = append(all, c)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].eligible != out[j].eligible {
-			return out[i].eligible
+	all = relate(s, ps, p, qs, intent, all)
+	// Sort pointers (a scored is large), then lay the result out in that order.
+	order := make([]*scored, len(all))
+	for i := range all {
+		order[i] = &all[i]
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		if order[i].eligible != order[j].eligible {
+			return order[i].eligible
 		}
-		return out[i].Score > out[j].Score
+		return order[i].Score > order[j].Score
 	})
+	if len(all) == 0 {
+		return nil
+	}
+	out := make([]scored, len(all))
+	for i, c := range order {
+		out[i] = *c
+	}
 	return out
 }
 
@@ -171,6 +213,15 @@ type queryText struct {
 	ctx       []string   // context words, stemmed
 	roleWords []string   // stemmed
 	item      string     // stemmed
+	// all are the description's words (quoted, salient and role words), stemmed: what an
+	// element's whole name must be found in for a "the description names it" match.
+	all []string
+
+	// Joined forms, computed once rather than per element.
+	phraseTokJoined []string // each phrase's tokens joined by spaces
+	wordsJoined     string   // words joined by spaces
+	rawWords        string   // the description's words (Parsed.Words) joined by spaces
+	roleWordsJoined string   // roleWords joined by spaces
 }
 
 func contains(toks []string, t string) bool {
@@ -201,6 +252,16 @@ func newQueryText(p *Parsed) *queryText {
 	for _, w := range p.RoleWords {
 		qt.roleWords = append(qt.roleWords, tokens(w)...)
 	}
+	for _, t := range qt.phraseTok {
+		qt.phraseTokJoined = append(qt.phraseTokJoined, strings.Join(t, " "))
+	}
+	qt.wordsJoined = strings.Join(qt.words, " ")
+	qt.rawWords = strings.Join(p.Words, " ")
+	qt.roleWordsJoined = strings.Join(qt.roleWords, " ")
+	for _, ph := range qt.phraseTok {
+		qt.all = append(qt.all, ph...)
+	}
+	qt.all = append(append(qt.all, qt.words...), qt.roleWords...)
 	return qt
 }
 
@@ -215,24 +276,42 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		// Each quoted phrase must match; the weakest counts.
 		ph := 1.0
 		for i := range qt.phrases {
-			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], true)
+			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], qt.phraseTokJoined[i], true)
 			if s < ph {
 				ph = s
 			}
 			if s > 0 {
-				why = append(why, fmt.Sprintf("%s %s %q", fields[f].name, how, qt.phrases[i]))
+				why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.phrases[i]))
 			}
 		}
 		textScore = ph
 		if len(qt.words) > 0 && ph > 0 {
-			ws, _, _ := bestField(pe, strings.Join(qt.words, " "), qt.words, false)
+			ws, _, _ := bestField(pe, qt.wordsJoined, qt.words, qt.wordsJoined, false)
 			textScore = 0.85*ph + 0.15*ws
 		}
 	} else if len(qt.words) > 0 {
-		s, f, how := bestField(pe, strings.Join(p.Words, " "), qt.words, false)
+		s, f, how := bestField(pe, qt.rawWords, qt.words, qt.wordsJoined, false)
 		textScore = s
 		if s > 0 {
-			why = append(why, fmt.Sprintf("%s %s %q", fields[f].name, how, strings.Join(p.Words, " ")))
+			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
+		}
+	}
+	// An element named exactly what the description says ("Zoom in" beside "Zoom out").
+	if p.Whole != "" {
+		for _, f := range containedFields {
+			if v := pe.norm[f]; (v == p.Whole || v == p.WholeNoRole) && fields[f].w >= textScore {
+				textScore = fields[f].w
+				why = append(why, fields[f].name+" is the whole description")
+				break
+			}
+		}
+	}
+	// The description may name the element with more words than its name has ("Subscribe to
+	// the channel" for a "Subscribe" button, "Sign in with a passkey" beside "Sign in").
+	if hasText {
+		if r, f := contained(pe, qt.all); r > textScore {
+			textScore = r
+			why = append(why, fmt.Sprintf("%s named in the description", fields[f].name))
 		}
 	}
 	if hasText && textScore < minTextScore {
@@ -245,7 +324,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		if a := attrScore(e, k, v); a > 0 {
 			total += 0.6 * a
 			attrHit = true
-			why = append(why, fmt.Sprintf("%s %q", k, v))
+			why = append(why, k+" "+strconv.Quote(v))
 		} else {
 			total -= 0.2
 		}
@@ -275,7 +354,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 		// A role word may also be the name ("the Menu button", a logo whose alt says "logo").
 		if len(qt.roleWords) > 0 {
-			if s, _, _ := bestField(pe, strings.Join(qt.roleWords, " "), qt.roleWords, false); s > 0 {
+			if s, _, _ := bestField(pe, qt.roleWordsJoined, qt.roleWords, qt.roleWordsJoined, false); s > 0 {
 				total += 0.25 * s
 				why = append(why, "named like the role word")
 			}
@@ -309,6 +388,22 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			total -= 0.2
 		}
 	}
+	// "the cart icon", "the trash icon": an icon shows a symbol, not words.
+	if contains(qt.roleWords, "icon") {
+		if strings.TrimSpace(e.Text) != "" && !strings.ContainsFunc(e.Text, unicode.IsLetter) || e.Tag == "svg" || e.Tag == "img" {
+			total += 0.15
+			why = append(why, "an icon")
+		}
+	}
+	// "the order total", "the humidity": a figure is read from an element that has one.
+	if p.Kind == "figure" && intent == IntentRead {
+		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
+			total += 0.15
+			why = append(why, "a figure")
+		} else {
+			total -= 0.1
+		}
+	}
 
 	// The item an ordinal counts over ("the price of the third product") often names the items'
 	// heading or section.
@@ -321,13 +416,20 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		ctxScore := overlap(qt.ctx, pe.toks[ctxField])
 		total += 0.3 * ctxScore
 		if ctxScore > 0 {
-			why = append(why, fmt.Sprintf("in %q", e.Context))
+			why = append(why, "in "+strconv.Quote(e.Context))
 		}
 	}
 
-	// Something must tie the element to the description.
+	// Something must tie the element to the description. An element of the asked-for role (or
+	// value kind) with none of the words may still be the target of an item whose other element
+	// carries them ("the checkbox for Book dentist", "the price of the JBL headphones"): it
+	// stays only if relate finds such an anchor.
+	needAnchor := false
 	if hasText && textScore == 0 && !attrHit {
-		return scored{}, false
+		if !(roleScore == roleExact || p.Kind == "price" && pe.price) {
+			return scored{}, false
+		}
+		needAnchor = true
 	}
 	if !hasText && !attrHit && !roleOK && len(qt.ctx) == 0 {
 		return scored{}, false
@@ -407,20 +509,21 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	return scored{
 		Candidate: Candidate{Element: *e, Score: round3(total), Why: strings.Join(why, "; ")},
-		text:      textScore, eligible: eligible, reason: reason,
+		text:      textScore, eligible: eligible, reason: reason, needAnchor: needAnchor,
 	}, true
 }
 
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
-// bestField returns the best weighted match of a query phrase over the element's fields.
-func bestField(pe *prepared, phrase string, qtoks []string, exactPhrase bool) (float64, int, string) {
+// bestField returns the best weighted match of a query phrase over the element's fields; qt is
+// qtoks joined by spaces.
+func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhrase bool) (float64, int, string) {
 	best, bf, how := 0.0, 0, ""
 	for f := range fields {
 		if pe.norm[f] == "" {
 			continue
 		}
-		s, h := match(phrase, qtoks, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)
+		s, h := match(phrase, qtoks, qt, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)
 		s *= fields[f].w
 		if s > best {
 			best, bf, how = s, f, h
@@ -429,12 +532,12 @@ func bestField(pe *prepared, phrase string, qtoks []string, exactPhrase bool) (f
 	return best, bf, how
 }
 
-// match scores query text against one field value: exact > prefix > contains > token overlap.
-func match(q string, qtoks []string, v string, vtoks []string, vt string, exactPhrase bool) (float64, string) {
+// match scores query text against one field value: exact > prefix > contains > token overlap. qt
+// is qtoks joined by spaces, vt vtoks.
+func match(q string, qtoks []string, qt string, v string, vtoks []string, vt string, exactPhrase bool) (float64, string) {
 	if q == "" || v == "" {
 		return 0, ""
 	}
-	qt := strings.Join(qtoks, " ")
 	if q == v || (qt != "" && qt == vt) {
 		return 1, "is"
 	}
@@ -447,10 +550,10 @@ func match(q string, qtoks []string, v string, vtoks []string, vt string, exactP
 	if cov > 1 {
 		cov = 1
 	}
-	if qt != "" && (strings.HasPrefix(vt+" ", qt+" ") || strings.HasPrefix(v, q)) {
+	if qt != "" && (hasWordPrefix(vt, qt) || strings.HasPrefix(v, q)) {
 		return 0.78 + 0.17*cov, "starts with"
 	}
-	if qt != "" && (strings.Contains(" "+vt+" ", " "+qt+" ") || strings.Contains(v, q) && len(q) >= 4) {
+	if qt != "" && (containsWords(vt, qt) || strings.Contains(v, q) && len(q) >= 4) {
 		return 0.68 + 0.2*cov, "contains"
 	}
 	o := overlap(qtoks, vtoks)
@@ -461,6 +564,27 @@ func match(q string, qtoks []string, v string, vtoks []string, vt string, exactP
 		o *= 0.8 // a quoted phrase that only partly matches
 	}
 	return o * (0.5 + 0.15*cov), "shares words with"
+}
+
+// hasWordPrefix is strings.HasPrefix(vt+" ", qt+" ") without building either string.
+func hasWordPrefix(vt, qt string) bool {
+	return strings.HasPrefix(vt, qt) && (len(vt) == len(qt) || vt[len(qt)] == ' ')
+}
+
+// containsWords is strings.Contains(" "+vt+" ", " "+qt+" ") without building either string; qt
+// is not empty.
+func containsWords(vt, qt string) bool {
+	for i := 0; ; {
+		j := strings.Index(vt[i:], qt)
+		if j < 0 {
+			return false
+		}
+		j += i
+		if (j == 0 || vt[j-1] == ' ') && (j+len(qt) == len(vt) || vt[j+len(qt)] == ' ') {
+			return true
+		}
+		i = j + 1
+	}
 }
 
 // overlap is the fraction of query tokens found in the value's tokens (prefix matches of four or
@@ -476,6 +600,9 @@ func overlap(q, v []string) float64 {
 			if a == b {
 				best = 1
 				break
+			}
+			if best < 0.85 && alternative(a, b) {
+				best = 0.85
 			}
 			if len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b)) {
 				best = 0.7
@@ -665,4 +792,54 @@ func parseMatch(m string) (int, bool) {
 		return n, true
 	}
 	return 0, false
+}
+
+// containedFields are the fields whose whole value a description may contain.
+var containedFields = []int{0, 1, 2, 3, 5} // name, label, aria-label, text, title
+
+// contained scores an element whose whole name (or label, aria-label, short text, title) is
+// found among the description's words: 0.5 plus up to 0.4 for the share of the description's
+// words it accounts for. Stop words in the name do not count; names of more than eight words
+// never qualify.
+func contained(pe *prepared, all []string) (float64, int) {
+	if len(all) == 0 {
+		return 0, 0
+	}
+	best, bf := 0.0, 0
+	for _, f := range containedFields {
+		vt := pe.toks[f]
+		if len(vt) == 0 || len(vt) > 8 {
+			continue
+		}
+		n, found := 0, 0
+		for _, v := range vt {
+			if stopWords[v] {
+				continue
+			}
+			n++
+			for _, a := range all {
+				if a == v || alternative(a, v) {
+					found++
+					break
+				}
+			}
+		}
+		if n == 0 || found < n {
+			continue
+		}
+		covered := 0
+		for _, a := range all {
+			for _, v := range vt {
+				if a == v || alternative(a, v) {
+					covered++
+					break
+				}
+			}
+		}
+		s := (0.35 + 0.45*float64(covered)/float64(len(all))) * fields[f].w
+		if s > best {
+			best, bf = s, f
+		}
+	}
+	return best, bf
 }

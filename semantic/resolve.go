@@ -17,6 +17,15 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		return Resolution{}, errs.E(errs.TargetNotFound, "empty target description")
 	}
 	p := Parse(q.Description)
+	if p.Counted != "" && len(p.Attrs) == 0 && (q.Match == "" || validMatch(q.Match)) {
+		n := p.Ordinal
+		if m, ok := parseMatch(q.Match); ok {
+			n = m
+		}
+		if res, ok := itemOrdinal(s, &p, intentOf(q, &p), n); ok {
+			return res, nil
+		}
+	}
 	sc := rankScored(s, q, &p)
 
 	var ok []scored
@@ -48,7 +57,7 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 				ordinalText(n), q.Description, len(band), list(band, 5))
 		}
 		top := band[i]
-		res := resolution(top, 0.85*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why))
+		res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why))
 		res.RunnersUp = runnersUp(sc, top.Element.ID)
 		return res, nil
 	}
@@ -84,7 +93,9 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		// as the role is unique; a weak text score says nothing about it.
 		b = math.Max(b, 0.75)
 	}
-	conf := b * (0.55 + 0.45*clamp01((top.Score-second)/0.35))
+	// Calibrated on the tuning third of testdata/grounding: a clear lead matters as much as
+	// the score itself.
+	conf := b * (0.4 + 0.6*clamp01((top.Score-second)/0.2))
 	res := resolution(top, conf, top.Why)
 	res.RunnersUp = runnersUp(sc, top.Element.ID)
 	return res, nil
@@ -99,8 +110,9 @@ func resolution(c scored, conf float64, why string) Resolution {
 	return Resolution{Element: c.Element, Confidence: math.Round(conf*100) / 100, By: "heuristic", Why: why}
 }
 
-// base maps a score onto 0..1: an exact name plus the right role and intent is about 1.45.
-func base(score float64) float64 { return clamp01((score - 0.25) / 1.1) }
+// base maps a score onto 0..1: an exact name plus the right role and intent is about 1.45;
+// 0.2 is what a stray word overlap scores.
+func base(score float64) float64 { return clamp01((score - 0.2) / 0.9) }
 
 func clamp01(f float64) float64 { return math.Max(0, math.Min(1, f)) }
 
@@ -147,20 +159,29 @@ func bandOf(s *Snapshot, ok []scored) []scored {
 			band = append(band, c)
 		}
 	}
-	keep := band[:0:0]
+	// Each member against its ancestors in the band (not every pair: bands of hundreds of
+	// prices are common on long pages): the outer one goes unless it scores clearly better.
+	idx := make(map[int]int, len(band))
 	for i, c := range band {
-		drop := false
-		for j, d := range band {
-			if i == j || !related(s, c.Element.ID, d.Element.ID) {
+		idx[c.Element.ID] = i
+	}
+	drop := make([]bool, len(band))
+	for i, c := range band {
+		for a, hops := s.Elements[c.Element.ID].Parent, 0; a >= 0 && a < len(s.Elements) && hops < 256; a, hops = s.Elements[a].Parent, hops+1 {
+			j, in := idx[a]
+			if !in {
 				continue
 			}
-			outer := isAncestor(s, c.Element.ID, d.Element.ID)
-			if d.Score > c.Score+tieEpsilon || (math.Abs(d.Score-c.Score) <= tieEpsilon && outer) {
-				drop = true
-				break
+			if band[j].Score > c.Score+tieEpsilon {
+				drop[i] = true
+			} else {
+				drop[j] = true
 			}
 		}
-		if !drop {
+	}
+	keep := band[:0:0]
+	for i, c := range band {
+		if !drop[i] {
 			keep = append(keep, c)
 		}
 	}

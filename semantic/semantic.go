@@ -128,9 +128,25 @@ type Resolution struct {
 	Element Element
 	// Confidence is 0..1: high when the top score is high and clearly above the runner-up.
 	Confidence float64
-	// By names the resolver ("heuristic").
+	// By names the resolver: "heuristic", "llm" (the model chose among the heuristic's
+	// candidates) or "cache" (a remembered resolution, re-validated on this snapshot).
 	By  string
 	Why string
 	// RunnersUp are the next best candidates, at most 3.
 	RunnersUp []Candidate
+	// Tokens is what the model calls of this resolution cost (zero without a model call).
+	Tokens Tokens
+	// Model names the model that chose, when By is "llm".
+	Model string
+	// Note says why a configured model did not decide (it failed, timed out or found nothing),
+	// when the resolution fell back to the heuristic.
+	Note string
+}
+
+// Tokens counts a model's tokens.
+type Tokens struct {
+	Prompt     int `json:"prompt"`
+	Completion int `json:"completion"`
+	// Calls is the number of model calls, retries included.
+	Calls int `json:"calls"`
 }

@@ -1,10 +1,15 @@
 package semantic
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
@@ -18,77 +23,496 @@ const windowKey = "__rodeo_semantic_snapshots_7c1f"
 //go:embed snapshot.js
 var snapshotJS string
 
+// snapFn is the property of the window[windowKey] object that snapshot.js installs the snapshot
+// function under; its name carries the wire format's version.
+const snapFn = "snapW2"
+
+// snapExpr takes a snapshot with the installed function, or evaluates to 0 when the document has
+// none yet (a new page, or it navigated).
+const snapExpr = `(s => s && s.` + snapFn + ` ? s.` + snapFn + `() : 0)(window["` + windowKey + `"])`
+
 // Snap takes a snapshot of page in one round trip: injected JS walks the DOM (open shadow roots
-// and same-origin iframes included) and returns the interactive and text-bearing elements as JSON.
+// and same-origin iframes included) and returns the interactive and text-bearing elements.
 // It does not modify the DOM. The live elements stay reachable through Handle until the page
 // navigates or eight newer snapshots are taken.
 func Snap(ctx context.Context, page *rod.Page) (*Snapshot, error) {
-	res, err := page.Context(ctx).Evaluate(rod.Eval(snapshotJS, windowKey))
+	wire, err := snapWire(ctx, page)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: %w", err)
 	}
-	var w wireSnapshot
-	if err := json.Unmarshal([]byte(res.Value.Str()), &w); err != nil {
+	s, err := decodeWire(wire)
+	if err != nil {
 		return nil, fmt.Errorf("snapshot: decode: %w", err)
 	}
-	return w.snapshot()
+	return s, nil
 }
 
-// wireSnapshot is the compact form snapshot.js sends: the bytes cross CDP and get decoded twice
-// (by rod, then here), so repeated strings are interned and defaults left out.
-type wireSnapshot struct {
-	URL      string        `json:"url"`
-	Title    string        `json:"title"`
-	Gen      int           `json:"gen"`
-	Strs     []string      `json:"strs"`
-	Elements []wireElement `json:"elements"`
-}
-
-type wireElement struct {
-	Element
-	ShapeIdx   int    `json:"sh"`
-	ContextIdx *int   `json:"cx"`
-	SelPrefix  int    `json:"sp"`
-	SelRest    string `json:"sel"`
-	Hidden     int    `json:"hd"`
-	Disabled   int    `json:"ds"`
-	TextSame   int    `json:"ts"`
-}
-
-func (w *wireSnapshot) snapshot() (*Snapshot, error) {
-	s := &Snapshot{URL: w.URL, Title: w.Title, Gen: w.Gen, Elements: make([]Element, len(w.Elements)), prep: &prepCache{}}
-	str := func(i int) (string, error) {
-		if i < 0 || i >= len(w.Strs) {
-			return "", fmt.Errorf("snapshot: decode: string %d out of range", i)
-		}
-		return w.Strs[i], nil
-	}
-	prev := ""
-	for i := range w.Elements {
-		we := &w.Elements[i]
-		e := we.Element
-		var err error
-		if e.Shape, err = str(we.ShapeIdx); err != nil {
-			return nil, err
-		}
-		if we.ContextIdx != nil {
-			if e.Context, err = str(*we.ContextIdx); err != nil {
-				return nil, err
+// snapWire returns the wire form of a snapshot. The snapshot function is installed once per
+// document: later calls send a short expression instead of the whole script (and V8 keeps the
+// function's optimized code). A top-level page is asked with a raw Runtime.evaluate whose reply
+// is decoded once, here; an iframe's page goes through rod, which knows the frame's context.
+func snapWire(ctx context.Context, page *rod.Page) (string, error) {
+	if !page.IsIframe() {
+		raw, err := page.Call(ctx, string(page.SessionID), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: snapExpr, ReturnByValue: true})
+		if err == nil {
+			if s, ok, err := evalString(raw); err != nil {
+				return "", err
+			} else if ok {
+				return s, nil
 			}
+		} else if ctx.Err() != nil {
+			return "", err
 		}
-		if we.SelPrefix > len(prev) {
-			return nil, fmt.Errorf("snapshot: decode: selector prefix %d of %q", we.SelPrefix, prev)
+		// Not installed yet, or no usable context (rod's Evaluate waits for one): install.
+	} else {
+		res, err := page.Context(ctx).Evaluate(rod.Eval(`(k, f) => { const s = window[k]; return s && s[f] ? s[f]() : 0 }`, windowKey, snapFn))
+		if err != nil {
+			return "", err
 		}
-		e.Selector = prev[:we.SelPrefix] + we.SelRest
-		prev = e.Selector
-		e.Visible = we.Hidden == 0
-		e.Enabled = we.Disabled == 0
-		if we.TextSame != 0 {
+		if res.Type == proto.RuntimeRemoteObjectTypeString {
+			return res.Value.Str(), nil
+		}
+	}
+	res, err := page.Context(ctx).Evaluate(rod.Eval(snapshotJS, windowKey))
+	if err != nil {
+		return "", err
+	}
+	if res.Type != proto.RuntimeRemoteObjectTypeString {
+		return "", fmt.Errorf("the snapshot script returned a %s", res.Type)
+	}
+	return res.Value.Str(), nil
+}
+
+// evalString reads a Runtime.evaluate reply: the string result (ok), ok false for any other
+// type, or the page's exception.
+func evalString(raw []byte) (string, bool, error) {
+	// The usual reply, read without a generic JSON pass: {"result":{"type":"string","value":"..."}}.
+	const head, tail = `{"result":{"type":"string","value":"`, `"}}`
+	if len(raw) >= len(head)+len(tail) && string(raw[:len(head)]) == head && string(raw[len(raw)-len(tail):]) == tail {
+		if s, ok := unquote(raw[len(head)-1 : len(raw)-len(tail)+1]); ok {
+			return s, true, nil
+		}
+	}
+	var r struct {
+		Result           proto.RuntimeRemoteObject      `json:"result"`
+		ExceptionDetails *proto.RuntimeExceptionDetails `json:"exceptionDetails"`
+	}
+	if err := json.Unmarshal(raw, &r); err != nil {
+		return "", false, err
+	}
+	if r.ExceptionDetails != nil {
+		return "", false, &rod.EvalError{RuntimeExceptionDetails: r.ExceptionDetails}
+	}
+	if r.Result.Type != proto.RuntimeRemoteObjectTypeString {
+		return "", false, nil
+	}
+	return r.Result.Value.Str(), true, nil
+}
+
+// unquote decodes a JSON string literal (quotes included); ok is false when q is not exactly one.
+func unquote(q []byte) (string, bool) {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return "", false
+	}
+	q = q[1 : len(q)-1]
+	i := 0
+	for i < len(q) && q[i] != '\\' && q[i] != '"' && q[i] >= 0x20 {
+		i++
+	}
+	if i == len(q) {
+		return string(q), true
+	}
+	b := make([]byte, i, len(q))
+	copy(b, q[:i])
+	for i < len(q) {
+		c := q[i]
+		switch {
+		case c == '"' || c < 0x20:
+			return "", false
+		case c != '\\':
+			b = append(b, c)
+			i++
+			continue
+		}
+		if i+1 >= len(q) {
+			return "", false
+		}
+		e := q[i+1]
+		i += 2
+		switch e {
+		case '"', '\\', '/':
+			b = append(b, e)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, ok := hex4(q, i)
+			if !ok {
+				return "", false
+			}
+			i += 4
+			if utf16.IsSurrogate(r) {
+				// A pair is one character; a lone half becomes U+FFFD, as in encoding/json.
+				r2 := rune(-1)
+				if i+1 < len(q) && q[i] == '\\' && q[i+1] == 'u' {
+					r2, _ = hex4(q, i+2)
+				}
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					r = d
+					i += 6
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b = utf8.AppendRune(b, r)
+		default:
+			return "", false
+		}
+	}
+	return string(b), true
+}
+
+func hex4(q []byte, i int) (rune, bool) {
+	if i+4 > len(q) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range q[i : i+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// Element bits of the wire format (see snapshot.js).
+const (
+	wContext = 1 << iota
+	wTextSame
+	wInteractive
+	wText
+	wHref
+	wClass
+	wHidden
+	wDisabled
+	wEditable
+	wChecked
+	wCovered
+	wInFrame
+	wLabel
+	wNameAttr
+	wIDAttr
+	wValue
+	wInputType
+	wPlaceholder
+	wAriaLabel
+	wTitle
+	wAlt
+	wTestID
+)
+
+// b64 maps a base64url digit to its value, -1 for other bytes.
+var b64 = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for i, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_" {
+		t[c] = int8(i)
+	}
+	return t
+}()
+
+var errWire = errors.New("malformed snapshot")
+
+// wireReader decodes the wire format; the first error sticks and later reads return zero values.
+type wireReader struct {
+	s      string
+	i      int
+	err    error
+	tokens []string
+	texts  []string
+}
+
+func (r *wireReader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("%w: bad %s at offset %d", errWire, what, r.i)
+	}
+}
+
+func (r *wireReader) num() int {
+	n, shift := 0, 0
+	for r.err == nil {
+		if r.i >= len(r.s) || shift > 50 {
+			r.fail("number")
+			return 0
+		}
+		d := b64[r.s[r.i]]
+		r.i++
+		if d < 0 {
+			r.fail("number")
+			return 0
+		}
+		n |= int(d&31) << shift
+		if d < 32 {
+			return n
+		}
+		shift += 5
+	}
+	return 0
+}
+
+func (r *wireReader) signed() int {
+	n := r.num()
+	if n&1 != 0 {
+		return -(n >> 1) - 1
+	}
+	return n >> 1
+}
+
+// str reads a string whose length is in UTF-16 code units.
+func (r *wireReader) str() string {
+	n := r.num()
+	start, i := r.i, r.i
+	for n > 0 && i < len(r.s) {
+		if c := r.s[i]; c < utf8.RuneSelf {
+			i++
+			n--
+			continue
+		}
+		c, w := utf8.DecodeRuneInString(r.s[i:])
+		i += w
+		if c >= 0x10000 {
+			n -= 2
+		} else {
+			n--
+		}
+	}
+	if n != 0 {
+		r.fail("string")
+		return ""
+	}
+	r.i = i
+	return r.s[start:i]
+}
+
+func (r *wireReader) token() string {
+	k := r.num()
+	if k == 0 {
+		s := r.str()
+		r.tokens = append(r.tokens, s)
+		return s
+	}
+	if k > len(r.tokens) {
+		r.fail("token")
+		return ""
+	}
+	return r.tokens[k-1]
+}
+
+func (r *wireReader) text() string {
+	k := r.num()
+	var s string
+	if k == 0 {
+		s = r.str()
+	} else if k <= len(r.texts) {
+		s = r.texts[len(r.texts)-k]
+	} else {
+		r.fail("text")
+		return ""
+	}
+	r.texts = append(r.texts, s)
+	return s
+}
+
+// decodeWire turns snapshot.js's wire string into a Snapshot.
+func decodeWire(wire string) (*Snapshot, error) {
+	r := &wireReader{s: wire}
+	s := &Snapshot{Gen: r.num(), URL: r.str(), Title: r.str(), prep: &prepCache{}}
+	n := r.num()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if n > len(wire) {
+		return nil, fmt.Errorf("%w: %d elements in %d bytes", errWire, n, len(wire))
+	}
+	s.Elements = make([]Element, n)
+	r.tokens = make([]string, 0, 64)
+	r.texts = make([]string, 0, 2*n)
+	var sel, prevSel []byte
+	var x, y, w, h int
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		e.ID = i
+		bits := r.num()
+		e.Tag = r.token()
+		e.Role = r.token()
+		e.Parent = -1
+		if d := r.num(); d > 0 {
+			if d > i {
+				r.fail("parent")
+			}
+			e.Parent = i - d
+		}
+		e.Shape = r.token()
+		sp := unitsToBytes(prevSel, r.num())
+		rest := r.str()
+		if sp < 0 {
+			r.fail("selector")
+			break
+		}
+		sel = append(append(sel[:0], prevSel[:sp]...), rest...)
+		prevSel, sel = sel, prevSel
+		e.Selector = expandSelector(prevSel)
+		x += r.signed()
+		y += r.signed()
+		w += r.signed()
+		h += r.signed()
+		e.Box = Box{X: float64(x) / 10, Y: float64(y) / 10, W: float64(w) / 10, H: float64(h) / 10}
+		e.Name = r.text()
+		e.Interactive = bits&wInteractive != 0
+		e.Visible = bits&wHidden == 0
+		e.Enabled = bits&wDisabled == 0
+		e.Editable = bits&wEditable != 0
+		e.Checked = bits&wChecked != 0
+		e.Covered = bits&wCovered != 0
+		e.InFrame = bits&wInFrame != 0
+		if bits&wTextSame != 0 {
 			e.Text = e.Name
 		}
-		s.Elements[i] = e
+		if bits&wText != 0 {
+			e.Text = r.text()
+		}
+		if bits&wHref != 0 {
+			e.Href = r.text()
+		}
+		if bits&wClass != 0 {
+			e.Class = r.text()
+		}
+		if bits&wLabel != 0 {
+			e.Label = r.text()
+		}
+		if bits&wNameAttr != 0 {
+			e.NameAttr = r.text()
+		}
+		if bits&wIDAttr != 0 {
+			e.IDAttr = r.text()
+		}
+		if bits&wValue != 0 {
+			e.Value = r.text()
+		}
+		if bits&wInputType != 0 {
+			e.InputType = r.token()
+		}
+		if bits&wPlaceholder != 0 {
+			e.Placeholder = r.text()
+		}
+		if bits&wAriaLabel != 0 {
+			e.AriaLabel = r.text()
+		}
+		if bits&wTitle != 0 {
+			e.Title = r.text()
+		}
+		if bits&wAlt != 0 {
+			e.Alt = r.text()
+		}
+		if bits&wTestID != 0 {
+			e.TestID = r.text()
+		}
+		if bits&wContext != 0 {
+			e.Context = r.token()
+		}
+		if r.err != nil {
+			break
+		}
+	}
+	if r.err == nil && r.i != len(wire) {
+		r.fail("end")
+	}
+	if r.err != nil {
+		return nil, r.err
 	}
 	return s, nil
+}
+
+// unitsToBytes returns the length in bytes of s's first n UTF-16 code units, or -1 when s is
+// shorter or n ends inside a character.
+func unitsToBytes(s []byte, n int) int {
+	i := 0
+	for n > 0 && i < len(s) {
+		if s[i] < utf8.RuneSelf {
+			i++
+			n--
+			continue
+		}
+		r, w := utf8.DecodeRune(s[i:])
+		i += w
+		if r >= 0x10000 {
+			n -= 2
+		} else {
+			n--
+		}
+	}
+	if n != 0 {
+		return -1
+	}
+	return i
+}
+
+// expandSelector turns a compact selector ("body/main/1#x/a/2") into the real one
+// ("body > main:nth-of-type(1)#x > a:nth-of-type(2)"): "/tag/n" stands for " > tag:nth-of-type(n)";
+// a backslash escape of an id is copied as is.
+func expandSelector(c []byte) string {
+	var b strings.Builder
+	b.Grow(len(c) + 8*bytes.Count(c, []byte{'/'}))
+	for i := 0; i < len(c); {
+		switch c[i] {
+		case '\\':
+			b.WriteByte('\\')
+			if i+1 < len(c) {
+				b.WriteByte(c[i+1])
+			}
+			i += 2
+		case '/':
+			j := i + 1
+			for j < len(c) && c[j] != '/' {
+				j++
+			}
+			k := j + 1
+			for k < len(c) && c[k] >= '0' && c[k] <= '9' {
+				k++
+			}
+			if j >= len(c) || k == j+1 {
+				// Not a step (cannot happen with snapshot.js): keep it literally.
+				b.Write(c[i:])
+				return b.String()
+			}
+			b.WriteString(" > ")
+			b.Write(c[i+1 : j])
+			b.WriteString(":nth-of-type(")
+			b.Write(c[j+1 : k])
+			b.WriteByte(')')
+			i = k
+		default:
+			b.WriteByte(c[i])
+			i++
+		}
+	}
+	return b.String()
 }
 
 // handleJS returns the live element of snapshot gen at index i, or null when it is gone (the

@@ -2,8 +2,46 @@
 // included), the interactive and text-bearing elements rodeo's ranker needs. It reads only: no
 // attribute, node or style is written, so a MutationObserver sees nothing. The live elements are kept
 // in a page-side array under a non-enumerable window property (KEY) so Handle can fetch them later.
-// It returns a JSON string (cheaper to move and decode than a by-value object tree).
+//
+// Called with KEY, it installs the snapshot function on that property's object once per document
+// (later snapshots call it with a short expression, see Snap in snap.go, and V8 keeps its
+// optimized code) and returns one snapshot.
+//
+// The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
+// moves it, JSON-escaped, through the browser to rod, which costs about 30 µs per KB, so it is
+// made of self-delimiting base64 VLQ numbers and length-prefixed strings, with no separators and
+// little to escape.
+//   number:  base64url digits of 5 bits each, least significant first; digits >= 32 carry on.
+//   signed:  a number in zigzag form (0, -1, 1, -2... -> 0, 1, 2, 3...).
+//   string:  a number (its length in UTF-16 code units), then the characters.
+//   token:   0 and a string (new: it takes the next index in the token table), or index+1. Tags,
+//            roles, shapes, contexts and input types are tokens.
+//   text:    0 and a string, or the distance back to an earlier use of the same string in the text
+//            table; either way the string is appended to the table again, so repeated names stay
+//            near and cheap.
+//   snapshot: gen, url (string), title (string), count, then count elements.
+//   element: bits, tag, role, parent (the element's index minus its parent's, 0 for none), shape,
+//            selector (the length shared with the previous element's compact selector, then the
+//            rest as a string), box (x, y, w, h in tenths of a pixel, each a signed difference
+//            from the previous element's), name (text), then, when their bit is set and in this
+//            order: text, href, class, label, name attribute, id attribute, value (texts), input
+//            type (token), placeholder, aria-label, title, alt, test id (texts), context (token).
+//   bits:    1 context, 2 text same as name, 4 interactive, 8 text, 16 href, 32 class, 64 hidden,
+//            128 disabled, 256 editable, 512 checked, 1024 covered, 2048 in frame, 4096 label,
+//            8192 name attribute, 16384 id attribute, 32768 value, 65536 input type,
+//            131072 placeholder, 262144 aria-label, 524288 title, 1048576 alt, 2097152 test id.
+//   compact selector: a selector where "/tag/n" stands for " > tag:nth-of-type(n)" (a tag name has
+//            no "/", and CSS.escape escapes every "/" of an id).
 function (KEY) {
+  let store = window[KEY];
+  if (!store) {
+    store = {gen: 0, snaps: new Map()};
+    Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
+  }
+  if (!store.snapW2) store.snapW2 = install(store);
+  return store.snapW2();
+
+  function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'BR', 'HR', 'WBR', 'PARAM', 'SOURCE', 'TRACK', 'OPTION', 'OPTGROUP', 'DATALIST']);
   const INLINE = new Set(['B', 'I', 'EM', 'STRONG', 'SPAN', 'A', 'SMALL', 'CODE', 'SUP', 'SUB', 'MARK', 'U', 'S', 'ABBR', 'LABEL', 'FONT', 'Q', 'CITE', 'KBD', 'VAR', 'TIME', 'BDI', 'BDO', 'DEL', 'INS', 'DFN', 'DATA']);
@@ -12,36 +50,74 @@ function (KEY) {
   const LANDMARKS = {NAV: 'navigation', HEADER: 'header', FOOTER: 'footer', ASIDE: 'sidebar', MAIN: '', FORM: 'form', SECTION: '', ARTICLE: '', DIALOG: 'dialog', FIELDSET: '', TABLE: 'table'};
   const LANDMARK_ROLES = {navigation: 'navigation', banner: 'header', contentinfo: 'footer', complementary: 'sidebar', dialog: 'dialog', alertdialog: 'dialog', form: 'form', region: '', search: 'search', menu: 'menu', menubar: 'menu', tablist: 'tabs', toolbar: 'toolbar', list: '', grid: 'table', table: 'table'};
   const TEXT_INPUTS = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number', 'date', 'datetime-local', 'month', 'week', 'time']);
-
   const POINTERTAGS = new Set(['DIV', 'SPAN', 'LI', 'I', 'IMG', 'svg', 'P']);
-  const r1 = v => Math.round(v * 10) / 10;
-  const ws = s => (s || '').replace(/\s+/g, ' ').trim();
+
+  const WS = /\s+/g, NEEDWS = /^\s|\s$|\s\s|[^\S ]/;
+  const ws = s => !s ? '' : NEEDWS.test(s) ? s.replace(WS, ' ').trim() : s;
   const cap = (s, n) => s.length > n ? s.slice(0, n) : s;
 
+  // Wire encoding (see the header).
+  const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const VLQ = [];
+  for (let n = 0; n < 1024; n++) VLQ.push(n < 32 ? B64[n] : B64[32 + n % 32] + B64[n >> 5]);
+  function u(n) {
+    if (n < 1024) return VLQ[n];
+    let s = '';
+    while (n >= 32) { s += B64[32 + n % 32]; n = Math.floor(n / 32); }
+    return s + B64[n];
+  }
+  const z = n => u(n < 0 ? -2 * n - 1 : 2 * n);
+  // Lone surrogates become U+FFFD, as JSON decoding made them before; lengths then agree.
+  const str = s => { if (!s.isWellFormed()) s = s.toWellFormed(); return u(s.length) + s; };
+
+  // Per-snapshot state, reset by snap.
+  let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
+  let els = null, idCount = null, headings = null, hdrMemo = null, modal = null;
+
+  function tok(v) {
+    const i = tokens.get(v);
+    if (i !== undefined) return u(i + 1);
+    tokens.set(v, nTokens++);
+    return 'A' + str(v);
+  }
+  function txt(v) {
+    const i = texts.get(v);
+    texts.set(v, nTexts);
+    if (i === undefined) { nTexts++; return 'A' + str(v); }
+    return u(nTexts++ - i);
+  }
+
   // text returns the rendered-ish text of el's subtree (alt of images and aria-label of icons when
-  // forName), spaces at block boundaries, stopping early once max characters are collected.
+  // forName), spaces at block boundaries, stopping early once max characters are collected. With
+  // watch, tSpecial tells whether the forName text could differ (an image or aria-label was seen).
+  let tOut = '', tMax = 0, tName = false, tWatch = false, tSpecial = false;
+  function tWalk(n) {
+    for (let c = n.firstChild; c && tOut.length < tMax; c = c.nextSibling) {
+      const nt = c.nodeType;
+      if (nt === 3) { tOut += c.data; continue; }
+      if (nt !== 1) continue;
+      const tag = c.tagName;
+      if (SKIP.has(tag)) continue;
+      if (c.hidden || c.getAttribute('aria-hidden') === 'true') continue;
+      if (tName) {
+        const al = c.getAttribute('aria-label');
+        if (al) { tOut += ' ' + al + ' '; continue; }
+        if (tag === 'IMG') { tOut += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+      } else if (tWatch && (tag === 'IMG' || c.getAttribute('aria-label'))) tSpecial = true;
+      if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') continue;
+      const block = !INLINE.has(tag);
+      if (block) tOut += ' ';
+      if (c.shadowRoot) tWalk(c.shadowRoot);
+      tWalk(c);
+      if (block) tOut += ' ';
+    }
+  }
   function text(el, max, forName) {
-    let out = '';
-    const walk = n => {
-      for (let c = n.firstChild; c && out.length < max; c = c.nextSibling) {
-        if (c.nodeType === 3) { out += c.data; continue; }
-        if (c.nodeType !== 1 || SKIP.has(c.tagName)) continue;
-        if (c.hidden || c.getAttribute('aria-hidden') === 'true') continue;
-        if (forName) {
-          const al = c.getAttribute('aria-label');
-          if (al) { out += ' ' + al + ' '; continue; }
-          if (c.tagName === 'IMG') { out += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
-        }
-        if (c.tagName === 'svg' || c.tagName === 'SVG' || c.tagName === 'SELECT' || c.tagName === 'TEXTAREA') continue;
-        const block = !INLINE.has(c.tagName);
-        if (block) out += ' ';
-        if (c.shadowRoot) walk(c.shadowRoot);
-        walk(c);
-        if (block) out += ' ';
-      }
-    };
-    walk(el);
-    return cap(ws(out), max);
+    tOut = ''; tMax = max; tName = forName; tWatch = false;
+    tWalk(el);
+    const r = cap(ws(tOut), max);
+    tOut = '';
+    return r;
   }
 
   // isEditableRoot: the element starts a contenteditable region (reading the attribute is far
@@ -68,7 +144,7 @@ function (KEY) {
     }).join(' '));
   }
 
-  function implicitRole(el, tag, type) {
+  function implicitRole(el, tag, type, editRoot) {
     switch (tag) {
       case 'A': return el.hasAttribute('href') ? 'link' : 'text';
       case 'BUTTON': case 'SUMMARY': return 'button';
@@ -76,9 +152,9 @@ function (KEY) {
         if (type === 'checkbox') return 'checkbox';
         if (type === 'radio') return 'radio';
         if (type === 'range') return 'slider';
-        if (['button', 'submit', 'reset', 'image'].includes(type)) return 'button';
+        if (type === 'button' || type === 'submit' || type === 'reset' || type === 'image') return 'button';
         if (type === 'search') return 'searchbox';
-        return TEXT_INPUTS.has(type) ? 'textbox' : 'textbox';
+        return 'textbox';
       case 'TEXTAREA': return 'textbox';
       case 'SELECT': return el.multiple ? 'listbox' : 'combobox';
       case 'IMG': return 'img';
@@ -94,28 +170,28 @@ function (KEY) {
       case 'P': return 'paragraph';
       case 'svg': case 'SVG': return 'img';
     }
-    return isEditableRoot(el) ? 'textbox' : 'text';
+    return editRoot ? 'textbox' : 'text';
   }
 
-  // Landmark/fieldset/dialog label, memoized per container.
-  const labelMemo = new Map();
+  // Landmark/fieldset/dialog label (each element is visited once: no memo needed).
   function containerLabel(el, tag, role) {
-    if (labelMemo.has(el)) return labelMemo.get(el);
     let kind = LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
-    let v = null;
-    if (kind !== undefined) {
-      let l = el.getAttribute('aria-label') || byIDs(el, 'aria-labelledby');
-      if (!l && tag === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) l = text(lg, 80, false); }
-      if (!l && tag === 'TABLE') { const cp = el.querySelector(':scope > caption'); if (cp) l = text(cp, 80, false); }
-      if (!l && tag !== 'TABLE') { const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]'); if (h) l = text(h, 80, false); }
-      v = ws((kind + ' ' + (l || '')));
-    }
-    labelMemo.set(el, v);
-    return v;
+    if (kind === undefined) return null;
+    let l = el.getAttribute('aria-label') || byIDs(el, 'aria-labelledby');
+    if (!l && tag === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) l = text(lg, 80, false); }
+    if (!l && tag === 'TABLE') { const cp = el.querySelector(':scope > caption'); if (cp) l = text(cp, 80, false); }
+    if (!l && tag !== 'TABLE') { const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]'); if (h) l = text(h, 80, false); }
+    return ws((kind + ' ' + (l || '')));
   }
 
+  // colHeader is the text of a cell's column header, memoized per cell for the snapshot.
   function colHeader(cell) {
+    let h = hdrMemo.get(cell);
+    if (h === undefined) { h = colHeaderNow(cell); hdrMemo.set(cell, h); }
+    return h;
+  }
+  function colHeaderNow(cell) {
     const row = cell.parentElement, table = cell.closest('table');
     if (!row || !table) return '';
     let col = 0;
@@ -130,44 +206,38 @@ function (KEY) {
     return '';
   }
 
-  // Modal: elements outside an open modal dialog are covered.
-  let modal = null;
-  try { modal = document.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
-  if (!modal) {
-    for (const m of document.querySelectorAll('[aria-modal="true"]')) {
-      if (m.checkVisibility()) { modal = m; break; }
-    }
+  const countIDs = root => { for (const e of root.querySelectorAll('[id]')) idCount.set(e.id, (idCount.get(e.id) || 0) + 1); };
+
+  // Per tag: the lowercase name and its compact selector step.
+  const tagInfo = new Map();
+  function infoOf(tag) {
+    let ti = tagInfo.get(tag);
+    if (!ti) { const lower = tag.toLowerCase(); ti = {lower, step: '/' + lower + '/'}; tagInfo.set(tag, ti); }
+    return ti;
   }
 
-  const els = [], out = [], strs = [], strIdx = new Map();
-  const intern = v => { let i = strIdx.get(v); if (i === undefined) { i = strs.length; strs.push(v); strIdx.set(v, i); } return i; };
-  let prevSel = '';
-  const idCount = new Map();
-  const countIDs = root => { for (const e of root.querySelectorAll('[id]')) idCount.set(e.id, (idCount.get(e.id) || 0) + 1); };
-  countIDs(document);
-
-  // Headings in force: a heading names what follows it inside its parent (its section).
-  const headings = [];
-
-  // walk visits el's children. sel is el's selector, shape its tag path, ctxs the container
+  // walk visits el's children. sel is el's compact selector, shape its tag path, ctxs the container
   // labels in force, parent the snapshot index of the nearest included ancestor.
   function walkChildren(node, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
     const seen = {};
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
       const tag = c.tagName;
-      const lower = tag.toLowerCase();
-      seen[tag] = (seen[tag] || 0) + 1;
+      const nth = seen[tag] = (seen[tag] || 0) + 1;
       if (SKIP.has(tag) || depth > MAXDEPTH || c.hidden) continue;
+      const ti = infoOf(tag), lower = ti.lower;
       const id = c.id;
-      const csel = id && idCount.get(id) === 1 ? scope + '#' + CSS.escape(id) : sel + ' > ' + lower + ':nth-of-type(' + seen[tag] + ')';
+      const csel = id && idCount.get(id) === 1 ? scope + '#' + CSS.escape(id) : sel + ti.step + nth;
       const cshape = shape.length > 120 ? shape.slice(shape.indexOf('>', 40) + 1) + '>' + lower : shape + '>' + lower;
       visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame);
     }
   }
 
   function visit(el, tag, lower, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
-    const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
-    const type = tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
+    // Elements without attributes (most cells, items and paragraphs) skip every attribute read.
+    const ha = el.hasAttributes();
+    const roleAttr = ha ? el.getAttribute('role') : null;
+    const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
+    const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
     if (type === 'hidden') return;
     if (modal && el === modal) covered = false;
 
@@ -175,17 +245,18 @@ function (KEY) {
     if (cl) ctxs = ctxs.concat([cl]);
     if (tag === 'TD' || tag === 'TH') cell = el;
 
-    const r = implicitRole(el, tag, type);
+    const editRoot = ha && isEditableRoot(el);
+    const r = implicitRole(el, tag, type, editRoot);
     const fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : r;
     const isHeading = fullRole === 'heading';
-    const ariaLabel = el.getAttribute('aria-label') || '';
-    const title = el.getAttribute('title') || '';
-    const alt = tag === 'IMG' || tag === 'AREA' || type === 'image' ? (el.getAttribute('alt') || '') : '';
-    const tabindex = el.getAttribute('tabindex');
+    const ariaLabel = ha ? el.getAttribute('aria-label') || '' : '';
+    const title = ha ? el.getAttribute('title') || '' : '';
+    const alt = ha && (tag === 'IMG' || tag === 'AREA' || type === 'image') ? (el.getAttribute('alt') || '') : '';
+    const tabindex = ha ? el.getAttribute('tabindex') : null;
     const formControl = tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON';
-    let interactive = formControl || (tag === 'A' && el.hasAttribute('href')) || tag === 'SUMMARY' ||
-      INTERACTIVE_ROLES.has(fullRole) || isEditableRoot(el) ||
-      (tabindex !== null && +tabindex >= 0) || el.hasAttribute('onclick') || (tag === 'LABEL' && !!el.control);
+    let interactive = formControl || (tag === 'A' && ha && el.hasAttribute('href')) || tag === 'SUMMARY' ||
+      INTERACTIVE_ROLES.has(fullRole) || editRoot ||
+      (tabindex !== null && +tabindex >= 0) || (ha && el.hasAttribute('onclick')) || (tag === 'LABEL' && !!el.control);
     const own = ownText(el);
     let include = interactive || own || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
       !!ariaLabel || tag === 'IMG' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
@@ -198,14 +269,12 @@ function (KEY) {
         include = false;
       }
     }
-    let cursorPointer = false;
     if (include && !interactive && own && POINTERTAGS.has(tag)) {
       // Clickable divs and spans: a pointer cursor that is not merely inherited.
       const cur = getComputedStyle(el).cursor;
       if (cur === 'pointer') {
         const p = el.parentElement;
-        cursorPointer = !p || getComputedStyle(p).cursor !== 'pointer';
-        interactive = cursorPointer;
+        interactive = !p || getComputedStyle(p).cursor !== 'pointer';
       }
     }
 
@@ -213,34 +282,48 @@ function (KEY) {
     if (include) {
       idx = els.length;
       els.push(el);
-      // Wire form (see wire in snap.go): shapes and contexts are interned, selectors share their
-      // prefix with the previous element's, visible/enabled are sent only when false.
-      const e = {id: idx, tag: lower, role: fullRole, parent: parent, sh: intern(shape)};
+      let bits = 0;
+      if (interactive) bits |= 4;
+
+      // Selector: the length shared with the previous one, then the rest.
       let sp = 0;
       const lim = Math.min(sel.length, prevSel.length);
       while (sp < lim && sel.charCodeAt(sp) === prevSel.charCodeAt(sp)) sp++;
-      if (sp > 0) e.sp = sp;
-      e.sel = sel.slice(sp);
+      if (sp > 0 && (sel.charCodeAt(sp - 1) & 0xFC00) === 0xD800) sp--; // never split a surrogate pair
+      const selw = u(sp) + str(sp ? sel.slice(sp) : sel);
       prevSel = sel;
-      e.box = {x: r1(rect.x + ox), y: r1(rect.y + oy), w: r1(rect.width), h: r1(rect.height)};
-      if (!(rect.width > 0 && rect.height > 0 && el.checkVisibility({visibilityProperty: true, opacityProperty: true}))) e.hd = 1;
-      const disabled = (formControl && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true' || (tag === 'LABEL' && !!el.control && el.control.disabled);
-      if (disabled) e.ds = 1;
-      if (type === 'checkbox' || type === 'radio') e.checked = el.checked;
-      else if (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (fullRole === 'tab' && el.getAttribute('aria-selected') === 'true')) e.checked = true;
+      const x = Math.round((rect.x + ox) * 10), y = Math.round((rect.y + oy) * 10), w = Math.round(rect.width * 10), h = Math.round(rect.height * 10);
+      const boxw = z(x - px) + z(y - py) + z(w - pw) + z(h - ph);
+      px = x; py = y; pw = w; ph = h;
+
+      if (!(rect.width > 0 && rect.height > 0 && el.checkVisibility({visibilityProperty: true, opacityProperty: true}))) bits |= 64;
+      const disabled = (formControl && el.matches(':disabled')) || (ha && el.getAttribute('aria-disabled') === 'true') || (tag === 'LABEL' && !!el.control && el.control.disabled);
+      if (disabled) bits |= 128;
+      if (type === 'checkbox' || type === 'radio') { if (el.checked) bits |= 512; }
+      else if (ha && (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (fullRole === 'tab' && el.getAttribute('aria-selected') === 'true'))) bits |= 512;
       const textual = (tag === 'INPUT' && TEXT_INPUTS.has(type)) || tag === 'TEXTAREA';
-      e.editable = !disabled && ((textual && !el.readOnly) || isEditableRoot(el));
-      e.interactive = interactive;
-      if (covered) e.covered = true;
-      if (inFrame) e.in_frame = true;
+      if (!disabled && ((textual && !el.readOnly) || editRoot)) bits |= 256;
+      if (covered) bits |= 1024;
+      if (inFrame) bits |= 2048;
 
       let label = '';
       if (el.labels && el.labels.length) label = ws(Array.from(el.labels, l => text(l, MAXN, true)).join(' '));
-      const labelledby = byIDs(el, 'aria-labelledby');
-      const placeholder = el.getAttribute('placeholder') || '';
-      let t = '';
+      const labelledby = ha ? byIDs(el, 'aria-labelledby') : '';
+      const placeholder = ha ? el.getAttribute('placeholder') || '' : '';
+      const isSVG = tag === 'svg' || tag === 'SVG';
+      // The name will come from the element's own text: t stands for it when no image or
+      // aria-label could make the two differ and the whole subtree fitted.
+      const nameFromText = !(labelledby || ariaLabel || label || alt) && !title && !placeholder && !isSVG && !textual &&
+        tag !== 'SELECT' && tag !== 'INPUT' && (interactive || isHeading || fullRole === 'label');
+      let t = '', tRaw = MAXN, special = true;
       if (tag === 'SELECT') { const o = el.selectedOptions && el.selectedOptions[0]; t = o ? ws(o.textContent) : ''; }
-      else if (!formControl || tag === 'BUTTON') t = text(el, MAXT, false);
+      else if (!formControl || tag === 'BUTTON') {
+        tOut = ''; tMax = MAXT; tName = false; tWatch = nameFromText; tSpecial = false;
+        tWalk(el);
+        tRaw = tOut.length; special = tSpecial;
+        t = cap(ws(tOut), MAXT);
+        tOut = '';
+      }
       if (!label && textual && !labelledby && !ariaLabel && !placeholder && !title) {
         // An unlabeled field: the short text just before it often names it.
         const prev = el.previousElementSibling;
@@ -251,37 +334,63 @@ function (KEY) {
       else if (tag === 'SELECT') value = t;
       let name = labelledby || ariaLabel || label;
       if (!name && alt) name = alt;
-      if (!name && (tag === 'svg' || tag === 'SVG')) { const st = el.querySelector('title'); if (st) name = st.textContent; }
+      if (!name && isSVG) { const st = el.querySelector('title'); if (st) name = st.textContent; }
       if (!name && title) name = title;
       if (!name && placeholder) name = placeholder;
-      if (!name && tag === 'INPUT' && ['button', 'submit', 'reset'].includes(type)) name = value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
-      if (!name && !textual && tag !== 'SELECT') name = (interactive || isHeading || fullRole === 'label') ? text(el, MAXN, true) : t;
-      e.name = cap(ws(name), MAXN);
-      if (t && t !== e.name) e.text = t;
-      else if (t) e.ts = 1;
-      if (label) e.label = cap(label, MAXN);
-      if (placeholder) e.placeholder = cap(ws(placeholder), MAXN);
-      if (ariaLabel) e.aria_label = cap(ws(ariaLabel), MAXN);
-      if (title) e.title = cap(ws(title), MAXN);
-      if (alt) e.alt = cap(ws(alt), MAXN);
-      if (value) e.value = value;
-      if (type) e.input_type = type;
-      if (tag === 'A' && el.hasAttribute('href')) e.href = cap(el.getAttribute('href'), 300);
-      const na = el.getAttribute('name'); if (na) e.name_attr = cap(na, 100);
-      if (el.id) e.id_attr = cap(el.id, 100);
-      const cls = typeof el.className === 'string' ? ws(el.className) : ''; if (cls) e['class'] = cap(cls, 100);
-      const tid = el.getAttribute('data-testid') || el.getAttribute('data-test') || el.getAttribute('data-qa'); if (tid) e.test_id = cap(tid, 100);
+      if (!name && tag === 'INPUT' && (type === 'button' || type === 'submit' || type === 'reset')) name = value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+      if (!name && !textual && tag !== 'SELECT') {
+        if (!(interactive || isHeading || fullRole === 'label')) name = t;
+        else if (nameFromText && !special && tRaw < MAXN) name = t;
+        else name = text(el, MAXN, true);
+      }
+      name = cap(ws(name), MAXN);
+      if (t && t !== name) bits |= 8;
+      else if (t) bits |= 2;
+      const href = tag === 'A' && ha && el.hasAttribute('href') ? cap(el.getAttribute('href'), 300) : '';
+      if (href) bits |= 16;
+      const cls = ha && typeof el.className === 'string' ? ws(el.className) : '';
+      if (cls) bits |= 32;
+      if (label) bits |= 4096;
+      const na = ha ? el.getAttribute('name') : null;
+      if (na) bits |= 8192;
+      const id = el.id;
+      if (id) bits |= 16384;
+      if (value) bits |= 32768;
+      if (type) bits |= 65536;
+      if (placeholder) bits |= 131072;
+      if (ariaLabel) bits |= 262144;
+      if (title) bits |= 524288;
+      if (alt) bits |= 1048576;
+      const tid = ha ? el.getAttribute('data-testid') || el.getAttribute('data-test') || el.getAttribute('data-qa') : null;
+      if (tid) bits |= 2097152;
 
       const parts = [];
-      if (cell && cell !== el) { const h = colHeader(cell); if (h) parts.push(h); }
-      else if (tag === 'TD') { const h = colHeader(el); if (h) parts.push(h); }
+      if (cell && cell !== el) { const hd = colHeader(cell); if (hd) parts.push(hd); }
+      else if (tag === 'TD') { const hd = colHeader(el); if (hd) parts.push(hd); }
       for (let i = ctxs.length - 1; i >= 0 && parts.length < 3; i--) if (!parts.includes(ctxs[i])) parts.push(ctxs[i]);
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
       const lastHeading = headings.length ? headings[headings.length - 1].text : '';
       if (lastHeading && parts.length < 4 && !parts.some(p => p.includes(lastHeading))) parts.push(lastHeading);
-      if (parts.length) e.cx = intern(cap(parts.join(' | '), 160));
-      out.push(e);
-      if (isHeading && e.name) headings.push({text: cap(e.name, 80), scope: el.parentNode || el});
+      if (parts.length) bits |= 1;
+
+      // Table entries are numbered in the order they are written: emit strictly in wire order.
+      let o = u(bits) + tok(lower) + tok(fullRole) + u(parent < 0 ? 0 : idx - parent) + tok(shape) + selw + boxw + txt(name);
+      if (bits & 8) o += txt(t);
+      if (href) o += txt(href);
+      if (cls) o += txt(cap(cls, 100));
+      if (label) o += txt(cap(label, MAXN));
+      if (na) o += txt(cap(na, 100));
+      if (id) o += txt(cap(id, 100));
+      if (value) o += txt(value);
+      if (type) o += tok(type);
+      if (placeholder) o += txt(cap(ws(placeholder), MAXN));
+      if (ariaLabel) o += txt(cap(ws(ariaLabel), MAXN));
+      if (title) o += txt(cap(ws(title), MAXN));
+      if (alt) o += txt(cap(ws(alt), MAXN));
+      if (tid) o += txt(cap(tid, 100));
+      if (parts.length) o += tok(cap(parts.length === 1 ? parts[0] : parts.join(' | '), 160));
+      out += o;
+      if (isHeading && name) headings.push({text: cap(name, 80), scope: el.parentNode || el});
     }
 
     if (tag === 'SELECT' || tag === 'TEXTAREA') return;
@@ -302,15 +411,27 @@ function (KEY) {
     walkChildren(el, sel, shape, ctxs, idx, ox, oy, scope, depth + 1, cell, covered, inFrame);
   }
 
-  if (document.body) walkChildren(document.body, 'body', 'body', [], -1, 0, 0, '', 0, null, !!modal, false);
-
-  let store = window[KEY];
-  if (!store) {
-    store = {gen: 0, snaps: new Map()};
-    Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
+  return function snap() {
+    // Modal: elements outside an open modal dialog are covered.
+    modal = null;
+    try { modal = document.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
+    if (!modal) {
+      for (const m of document.querySelectorAll('[aria-modal="true"]')) {
+        if (m.checkVisibility()) { modal = m; break; }
+      }
+    }
+    tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
+    els = []; idCount = new Map(); headings = []; hdrMemo = new Map();
+    try {
+      countIDs(document);
+      if (document.body) walkChildren(document.body, 'body', 'body', [], -1, 0, 0, '', 0, null, !!modal, false);
+      const gen = ++store.gen;
+      store.snaps.set(gen, els);
+      for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
+      return u(gen) + str(location.href) + str(document.title) + u(els.length) + out;
+    } finally {
+      tokens = texts = els = idCount = headings = hdrMemo = modal = null; out = prevSel = '';
+    }
+  };
   }
-  const gen = ++store.gen;
-  store.snaps.set(gen, els);
-  for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
-  return JSON.stringify({url: location.href, title: document.title, gen: gen, strs: strs, elements: out});
 }

@@ -26,6 +26,10 @@ type click struct {
 	match       string
 	t           *target
 	change      change
+	// clicked is set once this attempt's click went through; tried holds the selectors of
+	// elements clicked without effect, so that a retry clicks the best untried candidate.
+	clicked bool
+	tried   []string
 }
 
 func init() {
@@ -79,9 +83,21 @@ func matchParam(p *scripts.Params) (string, error) {
 }
 
 func (n *click) Run(ctx context.Context, env *scripts.Env) error {
+	if env.Attempt > 1 && n.clicked && n.t != nil && !n.change.any() {
+		// The last click changed nothing: that element is not it (a label beside the real
+		// control, a look-alike). Forget it, and click the best candidate not tried yet.
+		n.tried = append(n.tried, n.t.res.Element.Selector)
+		n.t.eng.Forget(n.t.snap, n.t.q)
+	}
+	n.clicked, n.change = false, change{}
 	t, err := resolveTarget(ctx, env, n.description, semantic.IntentClick, n.match)
 	if err != nil {
 		return err
+	}
+	if len(n.tried) > 0 {
+		if t, err = n.runnerUp(ctx, env, t); err != nil {
+			return err
+		}
 	}
 	n.t = t
 	obs, err := observe(ctx, t.page)
@@ -101,8 +117,60 @@ func (n *click) Run(ctx context.Context, env *scripts.Env) error {
 		}
 		return fmt.Errorf("click %s: %w", t.res.Element.Selector, err)
 	}
+	n.clicked = true
 	n.change = obs.wait(ctx, effectWindow)
 	return nil
+}
+
+// runnerUpMargin is how far below the best a runner-up may score and still be clicked after the
+// best changed nothing: "Continue" beside "Continue to payment" yes, "Save changes" for "the Do
+// nothing button" no.
+const runnerUpMargin = 0.35
+
+// runnerUp swaps t's element for the best candidate not clicked yet when t's element was
+// already clicked without effect: eligible, not nested in or around a tried element, and scoring
+// within runnerUpMargin of the best. With none, t stands (the page may simply have been slow).
+func (n *click) runnerUp(ctx context.Context, env *scripts.Env, t *target) (*target, error) {
+	if !n.wasTried(t.snap, t.res.Element.ID) {
+		return t, nil
+	}
+	cands := semantic.Rank(t.snap, t.q)
+	if len(cands) == 0 {
+		return t, nil
+	}
+	top := cands[0].Score
+	for _, c := range cands {
+		e := c.Element
+		if c.Score < top-runnerUpMargin || c.Score <= 0 {
+			break // not a plausible reading of the description: clicking it would be a guess
+		}
+		if !e.Visible || !e.Enabled || n.wasTried(t.snap, e.ID) {
+			continue
+		}
+		el, err := t.snap.Handle(ctx, t.page, e.ID)
+		if err != nil {
+			return nil, err
+		}
+		res := t.res
+		res.Element, res.Why = e, fmt.Sprintf("runner-up (score %.2f) after a click on %s changed nothing; %s", c.Score, n.tried[len(n.tried)-1], c.Why)
+		env.SetDetail("resolved", resolvedDetail(res))
+		env.SetDetail("runner_up", map[string]any{"selector": e.Selector, "tried": append([]string(nil), n.tried...)})
+		return &target{el: el, page: t.page, res: res, snap: t.snap, eng: t.eng, q: t.q}, nil
+	}
+	return t, nil
+}
+
+// wasTried reports whether element id of s is, contains or sits in an element already clicked
+// without effect.
+func (n *click) wasTried(s *semantic.Snapshot, id int) bool {
+	for _, sel := range n.tried {
+		for j := range s.Elements {
+			if s.Elements[j].Selector == sel && (j == id || s.Related(j, id)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (n *click) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Check, error) {

@@ -19,10 +19,27 @@ type target struct {
 	el   *rod.Element
 	page *rod.Page
 	res  semantic.Resolution
+	// snap, eng and q are what resolved it, for a retry on a runner-up and for forgetting a
+	// cached resolution that did not work.
+	snap *semantic.Snapshot
+	eng  *semantic.Engine
+	q    semantic.Query
 }
 
-// resolveTarget snapshots the page (one round trip), resolves the description and fetches the
-// live element. It records what was resolved, how and how sure in the step detail.
+// engineFor is the run's resolver: the resolution cache in the store and the configured model,
+// when there are, around the heuristic ranker.
+func engineFor(env *scripts.Env) *semantic.Engine {
+	sv := env.Services()
+	g := &semantic.Engine{LLM: sv.LLM, Account: env.Account}
+	if sv.Store != nil {
+		g.Cache = semantic.NewCache(sv.Store)
+	}
+	return g
+}
+
+// resolveTarget snapshots the page (one round trip), resolves the description (cache, then
+// heuristic, then the model when the heuristic is unsure) and fetches the live element. It
+// records what was resolved, how, how sure and at what cost in the step detail.
 func resolveTarget(ctx context.Context, env *scripts.Env, description string, intent semantic.Intent, match string) (*target, error) {
 	page, err := env.Page(ctx)
 	if err != nil {
@@ -32,7 +49,12 @@ func resolveTarget(ctx context.Context, env *scripts.Env, description string, in
 	if err != nil {
 		return nil, err
 	}
-	res, err := semantic.Resolve(snap, semantic.Query{Description: description, Intent: intent, Match: match})
+	eng := engineFor(env)
+	q := semantic.Query{Description: description, Intent: intent, Match: match}
+	res, err := eng.Resolve(ctx, snap, q)
+	if res.Tokens.Calls > 0 {
+		env.SetDetail("llm_tokens", tokensDetail(res))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +69,11 @@ func resolveTarget(ctx context.Context, env *scripts.Env, description string, in
 	if err != nil {
 		return nil, err
 	}
-	return &target{el: el, page: page, res: res}, nil
+	return &target{el: el, page: page, res: res, snap: snap, eng: eng, q: q}, nil
+}
+
+func tokensDetail(res semantic.Resolution) map[string]any {
+	return map[string]any{"prompt": res.Tokens.Prompt, "completion": res.Tokens.Completion, "calls": res.Tokens.Calls, "model": res.Model}
 }
 
 func resolvedDetail(res semantic.Resolution) map[string]any {
@@ -59,6 +85,12 @@ func resolvedDetail(res semantic.Resolution) map[string]any {
 		"confidence": round2(res.Confidence),
 		"by":         res.By,
 		"why":        res.Why,
+	}
+	if res.Tokens.Calls > 0 {
+		d["tokens"] = tokensDetail(res)
+	}
+	if res.Note != "" {
+		d["note"] = res.Note
 	}
 	if len(res.RunnersUp) > 0 {
 		var ups []map[string]any

@@ -2,6 +2,7 @@ package nodes
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"time"
 
@@ -10,12 +11,15 @@ import (
 	"github.com/rodeo-run/rodeo/semantic"
 )
 
-// semanticScrape reads the text of the element an English description names into a variable.
+// semanticScrape reads what an English description names into a variable: one value ("the order
+// total"), a list of strings ("all product names") or a table as objects keyed by column header
+// ("the pricing table"). Heuristics read the page; a configured model reads what they cannot.
 // An empty result fails the check and is retried (content that loads late gets its chance).
 type semanticScrape struct {
 	description string
 	variable    string
-	value       string
+	value       string // what was read, as text (JSON for a list or table), for the check
+	count       int    // values read: 1 for a value, the items of a list, the rows of a table
 }
 
 func init() {
@@ -52,11 +56,94 @@ func init() {
 }
 
 func (n *semanticScrape) Run(ctx context.Context, env *scripts.Env) error {
+	n.value, n.count = "", 0
+	shape := semantic.ShapeOf(n.description)
+	env.SetDetail("shape", shape.String())
+	if shape == semantic.ShapeValue {
+		return n.runValue(ctx, env)
+	}
+	page, err := env.Page(ctx)
+	if err != nil {
+		return err
+	}
+	snap, err := semantic.Snap(ctx, page)
+	if err != nil {
+		return err
+	}
+	var out any
+	by := "heuristic"
+	switch shape {
+	case semantic.ShapeList:
+		var items []string
+		if items, err = semantic.List(snap, n.description); err == nil {
+			out, n.count = toAny(items), len(items)
+		}
+	default:
+		var rows []map[string]string
+		if rows, err = semantic.Table(ctx, page, snap, n.description); err == nil {
+			list := make([]any, len(rows))
+			for i, r := range rows {
+				m := map[string]any{}
+				for k, v := range r {
+					m[k] = v
+				}
+				list[i] = m
+			}
+			out, n.count = list, len(rows)
+		}
+	}
+	if err != nil {
+		// What the heuristics cannot read, a configured model may.
+		eng := engineFor(env)
+		if eng.LLM == nil || ctx.Err() != nil {
+			return err
+		}
+		v, tok, lerr := eng.Extract(ctx, snap, n.description, shape)
+		if tok.Calls > 0 {
+			env.SetDetail("llm_tokens", map[string]any{"prompt": tok.Prompt, "completion": tok.Completion, "calls": tok.Calls})
+		}
+		if lerr != nil {
+			return err
+		}
+		out, by = v, "llm"
+		if l, ok := v.([]any); ok {
+			n.count = len(l)
+		} else if v != nil {
+			n.count = 1
+		}
+	}
+	env.Vars.Set(n.variable, out)
+	env.SetDetail("variable", n.variable)
+	env.SetDetail("by", by)
+	env.SetDetail("count", n.count)
+	b, _ := json.Marshal(out)
+	n.value = truncateText(string(b), 200)
+	env.SetDetail("value", n.value)
+	return nil
+}
+
+func toAny(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+// runValue reads one element's text: a field's value, or the text (the value part of a
+// "Total: $12" line).
+func (n *semanticScrape) runValue(ctx context.Context, env *scripts.Env) error {
 	t, err := resolveTarget(ctx, env, n.description, semantic.IntentRead, "")
 	if err != nil {
 		return err
 	}
-	res, err := t.el.Eval(`function () {
+	el := t.el
+	if v := semantic.ValueChild(t.snap, t.res.Element.ID); v != t.res.Element.ID {
+		if vel, err := t.snap.Handle(ctx, t.page, v); err == nil {
+			el = vel
+		}
+	}
+	res, err := el.Eval(`function () {
 		if (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA' || this.tagName === 'SELECT') return this.type === 'password' ? '' : String(this.value);
 		return (this.innerText || this.textContent || this.getAttribute('alt') || this.getAttribute('aria-label') || '');
 	}`)
@@ -64,6 +151,9 @@ func (n *semanticScrape) Run(ctx context.Context, env *scripts.Env) error {
 		return errs.E(errs.TargetNotFound, "the element for %q went away before it could be read: %v", n.description, err)
 	}
 	n.value = strings.TrimSpace(res.Value.String())
+	if n.value != "" {
+		n.count = 1
+	}
 	env.Vars.Set(n.variable, n.value)
 	env.SetDetail("variable", n.variable)
 	env.SetDetail("value", truncateText(n.value, 200))
@@ -71,7 +161,7 @@ func (n *semanticScrape) Run(ctx context.Context, env *scripts.Env) error {
 }
 
 func (n *semanticScrape) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Check, error) {
-	return []scripts.Check{{Name: "non_empty", Passed: n.value != "", Detail: truncateText(n.value, 80)}}, nil
+	return []scripts.Check{{Name: "non_empty", Passed: n.count > 0, Detail: truncateText(n.value, 80)}}, nil
 }
 
 var _ scripts.Verifier = (*semanticScrape)(nil)

@@ -1,0 +1,138 @@
+package semantic
+
+import (
+	"context"
+	"time"
+
+	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/llm"
+)
+
+// Engine is the resolver nodes use: the resolution cache first, then the heuristic ranker, then
+// the language model when the heuristic is unsure. Every part but the ranker is optional: with
+// neither a cache nor a model it is Resolve. The zero value is ready to use.
+type Engine struct {
+	// LLM is the configured model. Optional. Default: nil (the heuristic decides alone).
+	LLM *llm.Client
+	// Cache remembers resolutions per account, site, page shape and description. Optional.
+	// Default: nil (no cache).
+	Cache *Cache
+	// Account scopes cache entries.
+	Account string
+	// LLMBelow is the heuristic confidence below which the model is asked. Optional.
+	// Default: 0.6.
+	LLMBelow float64
+	// LLMTimeout bounds the model's part of one resolution, retries included. Optional.
+	// Default: 15s.
+	LLMTimeout time.Duration
+	// MaxCandidates is how many candidates the model sees at most. Optional. Default: 25.
+	MaxCandidates int
+}
+
+func (g *Engine) llmBelow() float64 {
+	if g.LLMBelow > 0 {
+		return g.LLMBelow
+	}
+	return 0.6
+}
+
+func (g *Engine) llmTimeout() time.Duration {
+	if g.LLMTimeout > 0 {
+		return g.LLMTimeout
+	}
+	return 15 * time.Second
+}
+
+func (g *Engine) maxCandidates() int {
+	if g.MaxCandidates > 0 {
+		return g.MaxCandidates
+	}
+	return defaultMaxCandidates
+}
+
+// Resolve finds the element of s that q describes: a cached resolution that still holds on s,
+// else the heuristic's, else (when the heuristic is unsure or finds nothing and a model is
+// configured) the model's choice among the heuristic's candidates. A model that fails, times
+// out or answers nonsense never fails a resolution the heuristic could make: the heuristic's
+// answer stands, with Note saying what happened. Confident resolutions are cached.
+func (g *Engine) Resolve(ctx context.Context, s *Snapshot, q Query) (Resolution, error) {
+	var key string
+	knownNone := false
+	if g.Cache != nil {
+		key = cacheKey(s, q)
+		res, ok, none := g.Cache.lookup(g.Account, key, s, q)
+		if ok {
+			return res, nil
+		}
+		knownNone = none
+	}
+	p := Parse(q.Description)
+	res, herr := Resolve(s, q)
+	if herr == nil && res.Confidence >= g.llmBelow() {
+		g.remember(key, s, q, res)
+		return res, nil
+	}
+	if g.LLM == nil || knownNone || errs.Is(herr, errs.AmbiguousTarget) || (herr != nil && q.Match != "" && !validMatch(q.Match)) {
+		// An ambiguity is the user's to settle (match, or a sharper description): a model would
+		// only pick one of equals at random.
+		return res, herr
+	}
+	sc := rankScored(s, q, &p)
+	lres, lerr := g.rankLLM(ctx, s, q, &p, sc)
+	if lerr != nil {
+		note := "model: " + lerr.Error()
+		if herr == nil {
+			res.Note, res.Tokens, res.Model = note, lres.Tokens, lres.Model
+			g.remember(key, s, q, res)
+			return res, nil
+		}
+		if errs.Is(lerr, errs.TargetNotFound) {
+			if g.Cache != nil && key != "" {
+				g.Cache.storeNone(g.Account, key)
+			}
+			return Resolution{Tokens: lres.Tokens}, herr // the model agrees that nothing fits
+		}
+		return Resolution{Tokens: lres.Tokens}, errs.E(errs.Code(herr), "%s (%s)", herr.Error(), note)
+	}
+	g.remember(key, s, q, lres)
+	return lres, nil
+}
+
+// Forget drops the cached resolution of q on pages shaped like s, e.g. after a click on it
+// changed nothing.
+func (g *Engine) Forget(s *Snapshot, q Query) {
+	if g.Cache != nil {
+		g.Cache.forget(g.Account, cacheKey(s, q))
+	}
+}
+
+func (g *Engine) remember(key string, s *Snapshot, q Query, res Resolution) {
+	if g.Cache == nil || key == "" || res.By == "cache" {
+		return
+	}
+	// A model's answer, and the heuristic's answer the model was asked about, are kept whatever
+	// their confidence: the next run of the same agent must not ask again.
+	if res.By == "llm" || res.Note != "" || res.Confidence >= minCacheConfidence {
+		g.Cache.store(g.Account, key, s, q, res)
+	}
+}
+
+// minCacheConfidence is the heuristic confidence a resolution needs to be cached.
+const minCacheConfidence = 0.5
+
+func validMatch(m string) bool {
+	_, ok := parseMatch(m)
+	return ok
+}
+
+// Related reports whether elements a and b of s are the same element or one contains the
+// other (a button and the label inside it are one target).
+func (s *Snapshot) Related(a, b int) bool {
+	if a == b {
+		return true
+	}
+	if a < 0 || b < 0 || a >= len(s.Elements) || b >= len(s.Elements) {
+		return false
+	}
+	return related(s, a, b)
+}

@@ -1,0 +1,108 @@
+package semantic
+
+import (
+	"context"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+	"github.com/rodeo-run/rodeo/llm"
+	"github.com/rodeo-run/rodeo/llm/llmtest"
+)
+
+// grounding2000 are descriptions of the kinds the corpus has, for a 2,000-element page.
+var grounding2000 = []Query{
+	{Description: "the email field", Intent: IntentType},
+	{Description: "Save profile", Intent: IntentClick},
+	{Description: "the second Add to cart button", Intent: IntentClick},
+	{Description: "the price of the third product", Intent: IntentRead},
+	{Description: "Customer 57", Intent: IntentRead},
+	{Description: "the price of Product 12", Intent: IntentRead},
+	{Description: "add Product 40 to the cart", Intent: IntentClick},
+	{Description: "the total of order #1010", Intent: IntentRead},
+	{Description: "Put the cursor in the Field 7 box", Intent: IntentType},
+	{Description: "the tenth product", Intent: IntentClick},
+}
+
+func pctMS(ds []time.Duration, p float64) float64 {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return float64(s[min(len(s)-1, int(float64(len(s))*p))].Microseconds()) / 1000
+}
+
+// BenchmarkGroundingResolve2000 times one resolution on a 2,000-element page: "cold" includes
+// preparing the snapshot (what the first resolution on a fresh snapshot pays), "warm" reuses it.
+// The snapshot itself (Chrome) is BenchmarkSnap*'s business.
+func BenchmarkGroundingResolve2000(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 2000))
+	s0, err := Snap(context.Background(), p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var cold, warm []time.Duration
+	for i := 0; b.Loop(); i++ {
+		q := grounding2000[i%len(grounding2000)]
+		s := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: s0.Elements, Gen: s0.Gen, prep: &prepCache{}}
+		t0 := time.Now()
+		_, _ = Resolve(s, q)
+		cold = append(cold, time.Since(t0))
+		t0 = time.Now()
+		_, _ = Resolve(s, q)
+		warm = append(warm, time.Since(t0))
+	}
+	b.ReportMetric(pctMS(cold, 0.5), "cold-p50-ms")
+	b.ReportMetric(pctMS(cold, 0.95), "cold-p95-ms")
+	b.ReportMetric(pctMS(warm, 0.5), "warm-p50-ms")
+	b.ReportMetric(pctMS(warm, 0.95), "warm-p95-ms")
+	b.ReportMetric(float64(len(s0.Elements)), "elements")
+}
+
+// BenchmarkGroundingSnapResolve2000 is Snap + Resolve, what a node pays.
+func BenchmarkGroundingSnapResolve2000(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 2000))
+	var ds []time.Duration
+	for i := 0; b.Loop(); i++ {
+		t0 := time.Now()
+		s, err := Snap(context.Background(), p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = Resolve(s, grounding2000[i%len(grounding2000)])
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(pctMS(ds, 0.5), "p50-ms")
+	b.ReportMetric(pctMS(ds, 0.95), "p95-ms")
+}
+
+// TestGroundingPrompt2000 measures the model's prompt on a real 2,000-element page for vague
+// descriptions (every candidate slot filled).
+func TestGroundingPrompt2000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	dir := t.TempDir()
+	p := browsertest.Page(t, browsertest.Serve(t, dir)+"/"+bigPage(t, dir, 2000))
+	s, err := Snap(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, func(_ int, req llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: `{"id": null}`} })
+	g := &Engine{LLM: llm.New(srv.Config())}
+	maxTok := 0
+	for _, q := range []Query{
+		{Description: "the thing to press when I'm done", Intent: IntentClick},
+		{Description: "the product with the nicest description", Intent: IntentClick},
+		{Description: "somewhere to write about me", Intent: IntentType},
+		{Description: "the price of something cheap", Intent: IntentRead},
+	} {
+		res, _ := g.Resolve(context.Background(), s, q)
+		maxTok = max(maxTok, res.Tokens.Prompt)
+	}
+	t.Logf("2,000-element page (%d elements): max prompt %d tokens over %d model calls", len(s.Elements), maxTok, len(srv.Calls()))
+	if maxTok > 1500 || len(srv.Calls()) == 0 {
+		t.Errorf("max prompt %d tokens, %d calls", maxTok, len(srv.Calls()))
+	}
+}

@@ -1,0 +1,498 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+	"github.com/rodeo-run/rodeo/llm"
+	"github.com/rodeo-run/rodeo/llm/llmtest"
+	"github.com/rodeo-run/rodeo/store"
+)
+
+// The grounding corpus: testdata/grounding/NAME.html, a page written to look like a real site,
+// and NAME.json, English descriptions of its elements with the element each must resolve to
+// (a CSS selector; " >>> " steps into a shadow root or an iframe). About a third of the pages,
+// chosen by a hash of their name and not by hand, is held out: the ranker is tuned on the
+// others only, and the held-out accuracy is the honest estimate. TestGrounding logs only the
+// tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the others).
+//
+// Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
+// logs the ranking of its cases, GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
+// text score) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
+// writes the figures as JSON.
+
+const groundingDir = "../testdata/grounding"
+
+type groundingCase struct {
+	Description string `json:"description"`
+	Intent      string `json:"intent"`
+	Want        string `json:"want"`
+	Match       string `json:"match,omitempty"`
+}
+
+type groundingFile struct {
+	Cases  []groundingCase `json:"cases"`
+	Scrape []scrapeCase    `json:"scrape,omitempty"`
+}
+
+// scrapeCase is a semanticScrape description and what it must return: a string, a list of
+// strings or a list of objects.
+type scrapeCase struct {
+	Description string `json:"description"`
+	Want        any    `json:"want"`
+}
+
+// groundedPage is a corpus page loaded in Chrome and snapshotted, with each case's acceptable
+// snapshot ids (the expected element, or a descendant with exactly its text).
+type groundedPage struct {
+	name    string
+	holdout bool
+	page    *rod.Page
+	snap    *Snapshot
+	file    groundingFile
+	ok      [][]int
+}
+
+func isHoldout(name string) bool {
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return h.Sum32()%3 == 0
+}
+
+func parseIntent(s string) Intent {
+	switch s {
+	case "click":
+		return IntentClick
+	case "type":
+		return IntentType
+	case "read":
+		return IntentRead
+	}
+	return IntentAny
+}
+
+// expectJS returns, per [selector, reading] pair, the snapshot ids that count as that element
+// (null when the selector matches nothing): the element, a descendant with exactly its text,
+// and, when reading, an ancestor that is the element's text behind a short label. It reads the
+// page-side element array through handleJS.
+const expectJS = `(key, gen, n, sels) => {
+	const h = ` + handleJS + `;
+	const els = [];
+	for (let i = 0; i < n; i++) els.push(h(key, gen, i));
+	const find = (sel) => {
+		let root = document, el = null;
+		const parts = sel.split(' >>> ');
+		for (let k = 0; k < parts.length; k++) {
+			el = root.querySelector(parts[k]);
+			if (!el) return null;
+			if (k < parts.length - 1) { root = el.shadowRoot || el.contentDocument; if (!root) return null; }
+		}
+		return el;
+	};
+	const txt = (e) => (e.innerText || e.textContent || '').trim();
+	return sels.map(([sel, read]) => {
+		const t = find(sel);
+		if (!t) return null;
+		const ok = [];
+		const tt = txt(t);
+		els.forEach((e, i) => {
+			if (!e) return;
+			if (e === t || (t.contains(e) && txt(e) === tt)) ok.push(i);
+			// Reading "Total: $12" for "the total" is as good as reading "$12".
+			else if (read && e.contains(t) && tt && txt(e).endsWith(tt) && txt(e).length - tt.length < 40 && /[A-Za-z]/.test(txt(e).slice(0, -tt.length))) ok.push(i);
+		});
+		return ok;
+	});
+}`
+
+var (
+	groundOnce  sync.Once
+	groundPages []*groundedPage
+	groundErr   error
+)
+
+// loadGrounding opens every corpus page in the shared Chrome (one tab per page, kept for the
+// test binary's life) and snapshots it.
+func loadGrounding(t *testing.T) []*groundedPage {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	groundOnce.Do(func() { groundPages, groundErr = loadGroundingNow(t) })
+	if groundErr != nil {
+		t.Fatal(groundErr)
+	}
+	return groundPages
+}
+
+func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
+	names, err := filepath.Glob(filepath.Join(groundingDir, "*.json"))
+	if err != nil || len(names) == 0 {
+		return nil, fmt.Errorf("no corpus in %s: %v", groundingDir, err)
+	}
+	sort.Strings(names)
+	base := serveForever(groundingDir)
+	b := browsertest.Browser(t)
+	inc, err := b.Incognito()
+	if err != nil {
+		return nil, err
+	}
+	var out []*groundedPage
+	for _, jf := range names {
+		name := strings.TrimSuffix(filepath.Base(jf), ".json")
+		raw, err := os.ReadFile(jf)
+		if err != nil {
+			return nil, err
+		}
+		gp := &groundedPage{name: name, holdout: isHoldout(name)}
+		if err := json.Unmarshal(raw, &gp.file); err != nil {
+			return nil, fmt.Errorf("%s: %v", jf, err)
+		}
+		// One tab per page: the LLM and scrape parts need the live page later.
+		tab, err := inc.Page(proto.TargetCreateTarget{URL: base + "/" + name + ".html"})
+		if err != nil {
+			return nil, err
+		}
+		if err := tab.WaitLoad(); err != nil {
+			return nil, fmt.Errorf("%s: load: %v", name, err)
+		}
+		gp.page = tab
+		if gp.snap, err = Snap(context.Background(), tab); err != nil {
+			return nil, fmt.Errorf("%s: snap: %v", name, err)
+		}
+		var sels [][]any
+		for _, c := range gp.file.Cases {
+			sels = append(sels, []any{c.Want, c.Intent == "read"})
+		}
+		res, err := tab.Evaluate(rod.Eval(expectJS, windowKey, gp.snap.Gen, len(gp.snap.Elements), sels))
+		if err != nil {
+			return nil, fmt.Errorf("%s: expect: %v", name, err)
+		}
+		if err := json.Unmarshal([]byte(res.Value.JSON("", "")), &gp.ok); err != nil {
+			return nil, fmt.Errorf("%s: expect: %v", name, err)
+		}
+		for i, ok := range gp.ok {
+			if len(ok) == 0 {
+				return nil, fmt.Errorf("%s: case %q: selector %q matches no snapshot element", name, gp.file.Cases[i].Description, gp.file.Cases[i].Want)
+			}
+		}
+		out = append(out, gp)
+	}
+	return out, nil
+}
+
+// serveForever serves dir for the test binary's life (the corpus is shared by several tests).
+func serveForever(dir string) string {
+	srvOnce.Do(func() { srvURL = httptest.NewServer(http.FileServer(http.Dir(dir))).URL })
+	return srvURL
+}
+
+var (
+	srvOnce sync.Once
+	srvURL  string
+)
+
+// groundingOutcome is one case's result.
+type groundingOutcome struct {
+	page, desc string
+	holdout    bool
+	correct    bool // the expected element, with confidence >= 0.3 (what a node accepts)
+	top1       bool // the expected element, whatever the confidence
+	got        string
+	err        error
+	dur        time.Duration
+	tokens     Tokens
+	by         string
+}
+
+type tally struct{ n, ok int }
+
+func (t tally) pct() float64 {
+	if t.n == 0 {
+		return 0
+	}
+	return 100 * float64(t.ok) / float64(t.n)
+}
+
+func summarize(outs []groundingOutcome) (tune, hold, all tally) {
+	for _, o := range outs {
+		all.n++
+		if o.correct {
+			all.ok++
+		}
+		if o.holdout {
+			hold.n++
+			if o.correct {
+				hold.ok++
+			}
+		} else {
+			tune.n++
+			if o.correct {
+				tune.ok++
+			}
+		}
+	}
+	return
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if len(s) == 0 {
+		return 0
+	}
+	return s[min(len(s)-1, int(float64(len(s))*p))]
+}
+
+func contains1(ok []int, id int) bool {
+	for _, x := range ok {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// answerFromExpected scripts the model as an oracle that knows the expected element: it answers
+// that element's id when the prompt lists it, else null. It measures the plumbing and the
+// prompt (is the right element among the candidates? how many tokens?), not a model's skill.
+type answerFromExpected struct {
+	mu     sync.Mutex
+	expect []int
+}
+
+var candLineRe = regexp.MustCompile(`(?m)^(\d+) `)
+
+func (a *answerFromExpected) script(_ int, req llmtest.Request) llmtest.Reply {
+	a.mu.Lock()
+	exp := a.expect
+	a.mu.Unlock()
+	prompt := req.Messages[len(req.Messages)-1].Content
+	for _, m := range candLineRe.FindAllStringSubmatch(prompt, -1) {
+		id, _ := strconv.Atoi(m[1])
+		if contains1(exp, id) {
+			return llmtest.Reply{Content: fmt.Sprintf(`{"id": %d}`, id)}
+		}
+	}
+	return llmtest.Reply{Content: `{"id": null}`}
+}
+
+// TestGrounding measures top-1 accuracy on the corpus: the heuristic alone, the engine with a
+// scripted model, and a second engine run over a warm cache (which must call no model).
+func TestGrounding(t *testing.T) {
+	pages := loadGrounding(t)
+	if dump := os.Getenv("GROUNDING_DUMP"); dump != "" {
+		for _, gp := range pages {
+			if gp.name == dump {
+				for _, e := range gp.snap.Elements {
+					t.Logf("%3d p%-3d %-12s %-8s %-40q ctx=%q sh=%q", e.ID, e.Parent, e.Role, e.Tag, clip(firstOf(e.Name, e.Text), 40), clip(e.Context, 50), clip(e.Shape, 40))
+				}
+			}
+		}
+	}
+	if dbg := os.Getenv("GROUNDING_DEBUG"); dbg != "" {
+		name, desc, _ := strings.Cut(dbg, "|")
+		for _, gp := range pages {
+			for _, c := range gp.file.Cases {
+				if gp.name == name && (desc == "" || c.Description == desc) {
+					q := Query{Description: c.Description, Intent: parseIntent(c.Intent)}
+					p := Parse(q.Description)
+					t.Logf("%q parsed %+v", c.Description, p)
+					for i, cand := range rankScored(gp.snap, q, &p) {
+						if i == 6 {
+							break
+						}
+						t.Logf("  %.3f elig=%v %s: %s", cand.Score, cand.eligible, describe(&cand.Element), cand.Why)
+					}
+				}
+			}
+		}
+	}
+	showHoldout := os.Getenv("GROUNDING_SHOW_HOLDOUT") != ""
+	ctx := context.Background()
+
+	// 1. The heuristic alone.
+	var confOut *os.File
+	if f := os.Getenv("GROUNDING_CONF"); f != "" {
+		confOut, _ = os.Create(f)
+		defer confOut.Close()
+	}
+	var heur []groundingOutcome
+	var durs []time.Duration
+	for _, gp := range pages {
+		for i, c := range gp.file.Cases {
+			s := &Snapshot{URL: gp.snap.URL, Title: gp.snap.Title, Elements: gp.snap.Elements, Gen: gp.snap.Gen, prep: &prepCache{}}
+			t0 := time.Now()
+			res, err := Resolve(s, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
+			d := time.Since(t0)
+			durs = append(durs, d)
+			o := groundingOutcome{page: gp.name, desc: c.Description, holdout: gp.holdout, err: err, dur: d}
+			if err == nil {
+				o.top1 = contains1(gp.ok[i], res.Element.ID)
+				o.correct = o.top1 && res.Confidence >= 0.3
+				o.got = fmt.Sprintf("%s (conf %.2f)", describe(&res.Element), res.Confidence)
+			}
+			heur = append(heur, o)
+			if confOut != nil && err == nil && !gp.holdout {
+				second := 0.0
+				if len(res.RunnersUp) > 0 {
+					second = res.RunnersUp[0].Score
+				}
+				top, text := topScore(s, c, res)
+				fmt.Fprintf(confOut, "%v,%.2f,%.3f,%.3f,%.2f,%q\n", o.top1, res.Confidence, top, second, text, c.Description)
+			}
+		}
+	}
+	// 2. The engine with the scripted model (no cache).
+	oracle := &answerFromExpected{}
+	srv := llmtest.New(t, oracle.script)
+	client := llm.New(srv.Config())
+	withLLM, llmCalls, promptTokens := runEngine(t, ctx, pages, &Engine{LLM: client}, oracle, srv)
+	// 3. Two runs with a cache in a real bbolt file: the second must call no model.
+	db, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cached := &Engine{LLM: client, Cache: NewCache(db), Account: "acct"}
+	_, firstCalls, _ := runEngine(t, ctx, pages, cached, oracle, srv)
+	second, secondCalls, _ := runEngine(t, ctx, pages, cached, oracle, srv)
+
+	for _, o := range second {
+		if o.tokens.Calls > 0 && (!o.holdout || showHoldout) {
+			t.Logf("second run called the model: %s %q (by %q, err %v)", o.page, o.desc, o.by, o.err)
+		}
+	}
+	for _, o := range heur {
+		if !o.correct && (!o.holdout || showHoldout) {
+			what := o.got
+			if o.err != nil {
+				what = "error: " + o.err.Error()
+			}
+			t.Logf("MISS %s %q -> %s", o.page, o.desc, clip(what, 300))
+		}
+	}
+	ht, hh, ha := summarize(heur)
+	var t1 []groundingOutcome
+	for _, o := range heur {
+		o.correct = o.top1
+		t1 = append(t1, o)
+	}
+	tt, th, ta := summarize(t1)
+	lt, lh, la := summarize(withLLM)
+	_, _, ca := summarize(second)
+	sort.Ints(promptTokens)
+	maxTok, meanTok := 0, 0.0
+	for _, n := range promptTokens {
+		maxTok = max(maxTok, n)
+		meanTok += float64(n)
+	}
+	if len(promptTokens) > 0 {
+		meanTok /= float64(len(promptTokens))
+	}
+	t.Logf("corpus: %d pages (%d held out), %d cases", len(pages), countHoldout(pages), ha.n)
+	t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
+	t.Logf("heuristic top-1 accepted (confidence >= 0.3): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct())
+	t.Logf("heuristic+LLM top-1: tuning %.1f%%, held-out %.1f%%, all %.1f%% (%d/%d); %d model calls", lt.pct(), lh.pct(), la.pct(), la.ok, la.n, llmCalls)
+	t.Logf("prompt tokens per LLM-assisted resolution: mean %.0f, max %d (n=%d)", meanTok, maxTok, len(promptTokens))
+	t.Logf("cache: first run %d model calls, second run %d model calls, second run top-1 %.1f%%", firstCalls, secondCalls, ca.pct())
+	t.Logf("heuristic latency on corpus pages: p50 %v p95 %v", pct(durs, 0.5), pct(durs, 0.95))
+	if out := os.Getenv("GROUNDING_OUT"); out != "" {
+		b, _ := json.MarshalIndent(map[string]any{
+			"pages": len(pages), "holdout_pages": countHoldout(pages), "cases": ha.n,
+			"heuristic":      map[string]float64{"tuning": ht.pct(), "holdout": hh.pct(), "all": ha.pct()},
+			"heuristic_top1": map[string]float64{"tuning": tt.pct(), "holdout": th.pct(), "all": ta.pct()},
+			"llm":            map[string]float64{"tuning": lt.pct(), "holdout": lh.pct(), "all": la.pct()},
+			"llm_calls":      llmCalls, "prompt_tokens_mean": meanTok, "prompt_tokens_max": maxTok,
+			"cache_first_calls": firstCalls, "cache_second_calls": secondCalls, "cache_second_top1": ca.pct(),
+			"p50_us": pct(durs, 0.5).Microseconds(), "p95_us": pct(durs, 0.95).Microseconds(),
+		}, "", "  ")
+		_ = os.WriteFile(out, b, 0o644)
+	}
+
+	// Floors, below the measured figures, so that a regression fails the build.
+	// (The issue's target is 90 % for the heuristic alone; see docs/PERFORMANCE.md for where it
+	// stands. These floors only catch regressions.)
+	if ha.pct() < 70 || ta.pct() < 75 {
+		t.Errorf("heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (70%%, 75%%)", ha.pct(), ta.pct())
+	}
+	if la.pct() < 86 {
+		t.Errorf("heuristic+LLM top-1 %.1f%% < 86%%", la.pct())
+	}
+	if la.ok < ha.ok {
+		t.Errorf("the model made things worse: %d < %d", la.ok, ha.ok)
+	}
+	if secondCalls != 0 {
+		t.Errorf("second run with a warm cache made %d model calls", secondCalls)
+	}
+	if ca.ok < la.ok-ca.n/100 {
+		t.Errorf("cached run top-1 %d/%d, below the uncached %d", ca.ok, ca.n, la.ok)
+	}
+	if maxTok > 1500 {
+		t.Errorf("a prompt took %d tokens > 1500", maxTok)
+	}
+}
+
+func countHoldout(pages []*groundedPage) int {
+	n := 0
+	for _, p := range pages {
+		if p.holdout {
+			n++
+		}
+	}
+	return n
+}
+
+// runEngine resolves every case with g, telling the oracle which element is expected, and
+// returns the outcomes, the model calls made and the prompt tokens of each model call.
+func runEngine(t *testing.T, ctx context.Context, pages []*groundedPage, g *Engine, oracle *answerFromExpected, srv *llmtest.Server) ([]groundingOutcome, int, []int) {
+	t.Helper()
+	before := len(srv.Calls())
+	var outs []groundingOutcome
+	var toks []int
+	for _, gp := range pages {
+		for i, c := range gp.file.Cases {
+			oracle.mu.Lock()
+			oracle.expect = gp.ok[i]
+			oracle.mu.Unlock()
+			res, err := g.Resolve(ctx, gp.snap, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
+			o := groundingOutcome{page: gp.name, desc: c.Description, holdout: gp.holdout, err: err, by: res.By, tokens: res.Tokens}
+			if err == nil {
+				o.correct = contains1(gp.ok[i], res.Element.ID) && res.Confidence >= 0.3
+			}
+			if res.Tokens.Prompt > 0 {
+				toks = append(toks, res.Tokens.Prompt)
+			}
+			outs = append(outs, o)
+		}
+	}
+	return outs, len(srv.Calls()) - before, toks
+}
+
+// topScore is the chosen candidate's ranker score and text score, for calibration dumps.
+func topScore(s *Snapshot, c groundingCase, res Resolution) (float64, float64) {
+	q := Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match}
+	p := Parse(q.Description)
+	for _, cand := range rankScored(s, q, &p) {
+		if cand.Element.ID == res.Element.ID {
+			return cand.Score, cand.text
+		}
+	}
+	return 0, 0
+}

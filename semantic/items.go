@@ -1,0 +1,144 @@
+package semantic
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// itemOrdinal resolves "the tenth tea", "the first result", "the second suggestion": a
+// description that is an ordinal and an item noun and nothing to match as text. The items are
+// the page's most item-like group of repeated elements (same tag path, fit for the intent): a
+// group of titles (links in headings) or options beats a group of form controls or nav links;
+// one whose context or text mentions the noun (or the description's context words) beats one
+// that does not. ok is false when the page has no such group; the caller then matches the noun
+// as text.
+func itemOrdinal(s *Snapshot, p *Parsed, intent Intent, n int) (Resolution, bool) {
+	if n == 0 {
+		return Resolution{}, false
+	}
+	var ctxWords []string
+	for _, w := range p.Context {
+		ctxWords = append(ctxWords, tokens(w)...)
+	}
+	g, score := bestGroup(s, stem(p.Counted), ctxWords, intent, max(n, -n), false)
+	if g == nil {
+		return Resolution{}, false
+	}
+	i := n - 1
+	if n < 0 {
+		i = len(g) + n
+	}
+	if i < 0 || i >= len(g) {
+		return Resolution{}, false
+	}
+	e := s.Elements[g[i]]
+	conf := 0.6
+	if score < 0.8 {
+		conf = 0.45 // a weak group: let a model check it when there is one
+	}
+	return Resolution{Element: e, Confidence: conf, By: "heuristic",
+		Why: fmt.Sprintf("%s of %d repeated %s items", ordinalText(n), len(g), e.Role)}, true
+}
+
+// groupKey groups repeated elements: the tag path, the class, and for table cells the column.
+func groupKey(e *Element) string {
+	k := e.Shape + "|" + e.Class
+	if e.Role == "cell" || e.Role == "gridcell" {
+		col, _, _ := strings.Cut(e.Context, " | ")
+		k += "|" + col
+	}
+	return k
+}
+
+// bestGroup returns the most item-like group of repeated elements (in document order) for a
+// noun (stemmed), context words and an intent, and its score; nil when there is none with at
+// least want members. Titles (links in headings), options and list items beat form controls
+// and navigation; mentions of the noun or the context words in the members' context or text
+// count, and so do prices when wantPrice.
+func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want int, wantPrice bool) ([]int, float64) {
+	ps := prepare(s)
+	groups := map[string][]int{}
+	var order []string
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if !e.Visible || e.Covered || !itemFit(e, intent) {
+			continue
+		}
+		k := groupKey(e)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	bestScore, best := math.Inf(-1), ""
+	for _, k := range order {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		e := &s.Elements[g[0]]
+		sc := 0.2 * math.Log2(float64(len(g)))
+		switch {
+		case e.Role == "link" && (ps[g[0]].parentRole == "heading" || strings.Contains(e.Shape, ">h")):
+			sc += 1 // titles
+		case e.Role == "heading" || e.Role == "option" || e.Role == "listitem" || e.Role == "row" || e.Role == "article":
+			sc += 0.5
+		case e.Role == "link":
+			sc += 0.3
+		case e.Role == "checkbox" || e.Role == "radio" || e.Editable || e.Role == "combobox":
+			sc -= 1
+		}
+		if strings.Contains(e.Context, "navigation") || strings.Contains(e.Context, "header") || strings.Contains(e.Context, "footer") {
+			sc -= 0.6
+		}
+		mention, ctxHit, prices, words := 0, 0.0, 0, 0
+		for _, i := range g {
+			words += len(strings.Fields(firstOf(s.Elements[i].Name, s.Elements[i].Text)))
+			if noun != "" && (contains(ps[i].toks[ctxField], noun) || contains(ps[i].toks[0], noun) || contains(ps[i].toks[3], noun) || contains(ps[i].toks[len(fields)-2], noun)) {
+				mention++
+			}
+			if len(ctxWords) > 0 {
+				ctxHit += overlap(ctxWords, ps[i].toks[ctxField])
+			}
+			if ps[i].price {
+				prices++
+			}
+		}
+		sc += 0.6 * float64(mention) / float64(len(g))
+		if len(ctxWords) > 0 {
+			sc += 0.8 * ctxHit / float64(len(g))
+		}
+		if titleNouns[noun] {
+			// Titles and names read like titles: several words, not "hide" or "148 comments".
+			sc += 0.6*math.Min(1, float64(words)/float64(len(g))/4) - 0.2
+		}
+		if wantPrice {
+			sc += 1.5*float64(prices)/float64(len(g)) - 0.5
+		}
+		if want > len(g) {
+			sc -= 2 // too few to have an Nth
+		}
+		if sc > bestScore {
+			bestScore, best = sc, k
+		}
+	}
+	if best == "" {
+		return nil, 0
+	}
+	return groups[best], bestScore
+}
+
+// itemFit reports whether e can be a counted item for the intent.
+func itemFit(e *Element, intent Intent) bool {
+	switch intent {
+	case IntentClick:
+		return e.Interactive && e.Enabled
+	case IntentType:
+		return e.Editable && e.Enabled
+	}
+	return e.Interactive || strings.TrimSpace(firstOf(e.Name, e.Text)) != ""
+}
+
+// titleNouns are nouns that ask for the items' titles or names (stemmed).
+var titleNouns = map[string]bool{"titl": true, "nam": true, "headlin": true, "heading": true, "story": true, "stori": true}

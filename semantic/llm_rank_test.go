@@ -1,0 +1,190 @@
+package semantic
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/llm"
+	"github.com/rodeo-run/rodeo/llm/llmtest"
+)
+
+// editorPage is a toolbar of icon buttons: "the button that makes text fat" shares no word with
+// any of them, so the heuristic finds nothing and the model must choose.
+func editorPage() *Snapshot {
+	b := func(id int, label, text string) Element {
+		return Element{ID: id, Tag: "button", Role: "button", Name: label, AriaLabel: label, Text: text, Visible: true, Enabled: true,
+			Interactive: true, Parent: -1, Shape: "body>div>button", Selector: fmt.Sprintf("#b%d", id), Box: Box{X: float64(30 * id), W: 26, H: 20}}
+	}
+	return &Snapshot{URL: "https://docs.example/d/1", Title: "Untitled document", Elements: []Element{
+		b(0, "Bold", "B"), b(1, "Italic", "I"), b(2, "Underline", "U"), b(3, "Insert link", "🔗"),
+		{ID: 4, Tag: "div", Role: "textbox", Name: "Document body", Editable: true, Interactive: true, Visible: true, Enabled: true, Parent: -1, Selector: "#editor"},
+	}}
+}
+
+func answer(content string) llmtest.Script {
+	return func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: content} }
+}
+
+func fastClient(srv *llmtest.Server) *llm.Client {
+	cfg := srv.Config()
+	cfg.Timeout = 2 * time.Second
+	return llm.New(cfg)
+}
+
+func TestLLMRank_GoodAnswers(t *testing.T) {
+	for _, content := range []string{`{"id": 0}`, `{"id":"0"}`, "```json\n{\"id\": 0}\n```", `Sure! {"id": 0}`, `0`} {
+		t.Run(content, func(t *testing.T) {
+			srv := llmtest.New(t, answer(content))
+			g := &Engine{LLM: fastClient(srv)}
+			res, err := g.Resolve(context.Background(), editorPage(), Query{Description: "the button that makes text fat", Intent: IntentClick})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.By != "llm" || res.Element.Selector != "#b0" || res.Tokens.Prompt <= 0 || res.Tokens.Calls != 1 || res.Model == "" {
+				t.Fatalf("%+v", res)
+			}
+			calls := srv.Calls()
+			if len(calls) != 1 || calls[0].ResponseFormat == nil || calls[0].ResponseFormat.Type != "json_object" {
+				t.Fatalf("calls %+v", calls)
+			}
+			prompt := calls[0].Messages[len(calls[0].Messages)-1].Content
+			if !strings.Contains(prompt, `0 button "Bold"`) || strings.Contains(prompt, "<") {
+				t.Errorf("prompt is not the compact candidate list:\n%s", prompt)
+			}
+		})
+	}
+}
+
+func TestLLMRank_BadAnswersFallBack(t *testing.T) {
+	cases := []struct {
+		name    string
+		script  llmtest.Script
+		timeout time.Duration
+		note    string
+	}{
+		{"malformed JSON", answer(`{"id": 0,}`), 0, "not valid JSON"},
+		{"truncated JSON", answer(`{"id": 0`), 0, "not JSON"},
+		{"prose", answer(`I think it is the bold one`), 0, "not JSON"},
+		{"unknown id", answer(`{"id": 99}`), 0, "not one of the"},
+		{"no id", answer(`{"element": "bold"}`), 0, "no \"id\""},
+		{"server error", func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: http.StatusBadRequest} }, 0, "HTTP 400"},
+		{"timeout", func(int, llmtest.Request) llmtest.Reply {
+			return llmtest.Reply{Delay: 3 * time.Second, Content: `{"id": 0}`}
+		}, 300 * time.Millisecond, "model call stopped"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := llmtest.New(t, c.script)
+			// LLMBelow 0.99: the heuristic's answer to "the link thing" ("Insert link") goes to the
+			// model, whose failure leaves the heuristic's answer, with a note.
+			g := &Engine{LLM: fastClient(srv), LLMTimeout: c.timeout, LLMBelow: 0.99}
+			t0 := time.Now()
+			res, err := g.Resolve(context.Background(), editorPage(), Query{Description: "the link thing", Intent: IntentClick})
+			if c.timeout > 0 && time.Since(t0) > c.timeout+time.Second {
+				t.Errorf("took %v with a %v limit", time.Since(t0), c.timeout)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.By != "heuristic" || res.Element.Selector != "#b3" || !strings.Contains(res.Note, c.note) {
+				t.Fatalf("by %q el %s note %q", res.By, res.Element.Selector, res.Note)
+			}
+			// With nothing the heuristic can place, the error says both.
+			_, err = g.Resolve(context.Background(), editorPage(), Query{Description: "the button that makes text fat", Intent: IntentClick})
+			if !errs.Is(err, errs.TargetNotFound) || !strings.Contains(err.Error(), "model") {
+				t.Fatalf("err %v", err)
+			}
+		})
+	}
+}
+
+func TestLLMRank_RetriesA429(t *testing.T) {
+	srv := llmtest.New(t, func(n int, _ llmtest.Request) llmtest.Reply {
+		if n == 0 {
+			return llmtest.Reply{Status: http.StatusTooManyRequests}
+		}
+		return llmtest.Reply{Content: `{"id": 0}`, PromptTokens: 321, CompletionTokens: 5}
+	})
+	g := &Engine{LLM: fastClient(srv)}
+	res, err := g.Resolve(context.Background(), editorPage(), Query{Description: "the button that makes text fat", Intent: IntentClick})
+	if err != nil || res.By != "llm" || res.Element.Selector != "#b0" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if res.Tokens.Calls != 2 || res.Tokens.Prompt != 321 || res.Tokens.Completion != 5 {
+		t.Errorf("tokens %+v", res.Tokens)
+	}
+}
+
+func TestLLMRank_NullAnswerAndNoModel(t *testing.T) {
+	srv := llmtest.New(t, answer(`{"id": null}`))
+	g := &Engine{LLM: fastClient(srv)}
+	if _, err := g.Resolve(context.Background(), editorPage(), Query{Description: "the button that makes text fat", Intent: IntentClick}); !errs.Is(err, errs.TargetNotFound) {
+		t.Errorf("null answer: %v", err)
+	}
+	// No model: the heuristic decides, and a confident answer never calls one anyway.
+	var none Engine
+	res, err := none.Resolve(context.Background(), editorPage(), Query{Description: "Italic", Intent: IntentClick})
+	if err != nil || res.By != "heuristic" || res.Element.Selector != "#b1" {
+		t.Fatalf("%+v %v", res, err)
+	}
+	res, err = g.Resolve(context.Background(), editorPage(), Query{Description: "the Italic button", Intent: IntentClick})
+	if err != nil || res.By != "heuristic" || len(srv.Calls()) != 1 {
+		t.Fatalf("a confident heuristic answer called the model: %+v %v (%d calls)", res, err, len(srv.Calls()))
+	}
+}
+
+// TestLLMRank_PromptBudget: on a 2,000-element page the prompt stays under 1,500 tokens.
+func TestLLMRank_PromptBudget(t *testing.T) {
+	s := &Snapshot{URL: "https://shop.example/c/all", Title: "All products"}
+	for i := 0; i < 2000; i++ {
+		s.Elements = append(s.Elements, Element{ID: i, Tag: "a", Role: "link", Name: fmt.Sprintf("Product %d with a long and descriptive marketing name, limited edition", i),
+			Text: fmt.Sprintf("Product %d with a long and descriptive marketing name, limited edition $%d.99", i, i), Href: fmt.Sprintf("https://shop.example/p/%d", i),
+			Context: "Featured products | All products | navigation Catalogue", Visible: true, Enabled: true, Interactive: true, Parent: -1, Shape: "body>ul>li>a"})
+	}
+	var prompt string
+	srv := llmtest.New(t, func(_ int, req llmtest.Request) llmtest.Reply {
+		prompt = req.Messages[0].Content + req.Messages[1].Content
+		return llmtest.Reply{Content: `{"id": 7}`}
+	})
+	g := &Engine{LLM: fastClient(srv), MaxCandidates: 60}
+	res, err := g.Resolve(context.Background(), s, Query{Description: "the one my friend recommended", Intent: IntentClick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est := len(prompt) / 4; est > 1500 || res.Tokens.Prompt > 1500 {
+		t.Errorf("prompt ~%d tokens (server counted %d)", est, res.Tokens.Prompt)
+	}
+	t.Logf("prompt: %d chars, ~%d tokens, %d candidate lines", len(prompt), len(prompt)/4, strings.Count(prompt, "\n"))
+}
+
+// TestExtract: what the heuristic scrapers cannot read, the model reads from the page's visible
+// text (never its HTML); a null answer is target_not_found.
+func TestExtract(t *testing.T) {
+	srv := llmtest.New(t, func(n int, req llmtest.Request) llmtest.Reply {
+		if n == 0 {
+			return llmtest.Reply{Content: "```json\n{\"value\": [\"Bold\", \"Italic\"]}\n```"}
+		}
+		return llmtest.Reply{Content: `{"value": null}`}
+	})
+	g := &Engine{LLM: fastClient(srv)}
+	v, tok, err := g.Extract(context.Background(), editorPage(), "all formatting buttons", ShapeList)
+	if err != nil || fmt.Sprint(v) != "[Bold Italic]" || tok.Calls != 1 {
+		t.Fatalf("%v %+v %v", v, tok, err)
+	}
+	prompt := srv.Calls()[0].Messages[1].Content
+	if !strings.Contains(prompt, "Bold") || strings.Contains(prompt, "<button") {
+		t.Errorf("prompt:\n%s", prompt)
+	}
+	if _, _, err := g.Extract(context.Background(), editorPage(), "the shipping address", ShapeValue); !errs.Is(err, errs.TargetNotFound) {
+		t.Errorf("null answer: %v", err)
+	}
+	var none Engine
+	if _, _, err := none.Extract(context.Background(), editorPage(), "x", ShapeValue); !errs.Is(err, errs.LLMNotConfigured) {
+		t.Errorf("no model: %v", err)
+	}
+}

@@ -1,0 +1,462 @@
+package semantic
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// Relations between elements that a description leans on but no single element carries:
+//
+//   - a value and its label: "the available balance" names the label "Available balance", the
+//     user wants the "$2,418.73" beside it (dt/dd, th/td, "Total: <b>$12</b>", a KPI heading
+//     and its figure);
+//   - a target and its anchor: "the price of the JBL headphones", "add the Bose headphones to
+//     the cart", "the checkbox for Book dentist": the words the target lacks are on another
+//     element of the same item (list item, table row, card).
+//
+// relate adjusts the scored candidates after the per-element scoring, from the snapshot's data
+// alone (parents, shapes, boxes, document order).
+
+const (
+	labelValueBonus = 0.12 // a value over the label that names it
+	labelPenalty    = 0.15 // a label when reading: its value is the answer
+	anchorWeight    = 0.4  // times the share of the missing words found on an anchor
+	anchorWindow    = 30   // how far in document order an anchor is looked for
+	anchorTop       = 40   // how many of the best candidates look for anchors
+	headMissing     = 0.15 // a candidate without the head word (or asked-for role)
+)
+
+func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
+	if len(all) == 0 {
+		return all
+	}
+	labelOf := map[int]int{}
+	all = labelValues(s, ps, p, intent, all, labelOf)
+	all = anchors(s, ps, p, qt, all, labelOf)
+	// Role-only candidates without an anchor are not candidates.
+	out := all[:0]
+	for _, c := range all {
+		if !c.needAnchor {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// labelValues gives the value an element labels the label's match (plus a little) when the
+// user reads, and lowers the label itself.
+func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []scored, labelOf map[int]int) []scored {
+	if intent != IntentRead && intent != IntentAny {
+		return all
+	}
+	have := make(map[int]int, len(all))
+	for i := range all {
+		have[all[i].Element.ID] = i
+	}
+	n := len(all)
+	for i := 0; i < n; i++ {
+		c := all[i]
+		vs := valuesOf(s, ps, c.Element.ID)
+		if len(vs) == 0 || roleFits(&c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
+			continue // "the last product's title" asks for the heading itself
+		}
+		for _, v := range vs {
+			if _, seen := labelOf[v]; !seen {
+				labelOf[v] = c.Element.ID
+			}
+			ve := &s.Elements[v]
+			sc := c.Score + labelValueBonus
+			why := "the value labelled " + clip(firstOf(c.Element.Name, c.Element.Text), 40) + "; " + c.Why
+			if j, ok := have[v]; ok {
+				if all[j].Score < sc {
+					all[j].Score, all[j].Why = round3(sc), why
+				}
+			} else {
+				nc := c
+				nc.Element, nc.Score, nc.Why = *ve, round3(sc), why
+				nc.eligible = ve.Visible || intent != IntentClick
+				all = append(all, nc)
+				have[v] = len(all) - 1
+			}
+		}
+		if intent == IntentRead {
+			all[i].Score = round3(all[i].Score - labelPenalty)
+		}
+	}
+	return all
+}
+
+// valuesOf returns the elements l labels: valueOf's, and for a row header every cell of its row
+// ("Memory" labels each laptop's memory; the column decides which).
+func valuesOf(s *Snapshot, ps []prepared, l int) []int {
+	v := valueOf(s, ps, l)
+	if v < 0 {
+		return nil
+	}
+	e := &s.Elements[l]
+	out := []int{v}
+	if e.Role == "columnheader" || e.Role == "rowheader" || e.Tag == "th" {
+		for k := v + 1; k < len(s.Elements) && len(out) < 16 && sameRow(e, &s.Elements[k]); k++ {
+			if r := s.Elements[k].Role; r == "cell" || r == "gridcell" {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// valueOf returns the element that element l labels, or -1: the next element at the same level
+// when l reads like a label ("Available balance", "Subtotal:", a dt, a row header) and that
+// element like a value (a figure; any text after a dt or row header).
+func valueOf(s *Snapshot, ps []prepared, l int) int {
+	e := &s.Elements[l]
+	if e.Interactive || e.Editable {
+		return -1
+	}
+	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	if lt == "" || len([]rune(lt)) > 80 {
+		return -1
+	}
+	end := l + 1 + ps[l].descendants
+	if hasDigit(lt) || len([]rune(lt)) > 40 {
+		return -1
+	}
+	if (e.Role == "cell" || e.Role == "gridcell") && !strings.HasPrefix(e.Context, "table") {
+		// A cell under a column header is data, not the label of the next cell; in a table
+		// without headers ("Market cap | 2.28T") the first cell of a pair is.
+		return -1
+	}
+	// The sibling case: the next element at the same level.
+	if end >= len(s.Elements) {
+		return -1
+	}
+	v := &s.Elements[end]
+	if v.Parent != e.Parent || v.Interactive || v.Editable {
+		return -1
+	}
+	vt := strings.TrimSpace(firstOf(v.Text, v.Name))
+	if vt == "" || len([]rune(vt)) > 60 {
+		return -1
+	}
+	labelish := strings.HasSuffix(lt, ":") || e.Tag == "dt" || e.Tag == "th" || e.Role == "columnheader" || e.Role == "rowheader" ||
+		e.Role == "heading" || e.Tag == "label"
+	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") {
+		// A table header cell over a column labels the column, not the cell beside it.
+		if e.Role == "columnheader" && !sameRow(e, v) {
+			return -1
+		}
+		return end
+	}
+	return -1
+}
+
+func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
+
+func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
+
+// anchors raises candidates whose missing description words are on an element of the same item.
+func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored, labelOf map[int]int) []scored {
+	var words []string
+	seen := map[string]bool{}
+	for _, group := range [][]string{qt.words, flatten(qt.phraseTok)} {
+		for _, w := range group {
+			if !seen[w] && !stopWords[w] && len(words) < 64 {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	if len(words) < 2 {
+		return all
+	}
+	full := uint64(1)<<len(words) - 1
+	// Rare words identify the item ("kettle"), common ones do not ("order" on every order).
+	idf := make([]float64, len(words))
+	for b, w := range words {
+		df := 0
+		for i := range ps {
+			for _, f := range containedFields {
+				if contains(ps[i].toks[f], w) {
+					df++
+					break
+				}
+			}
+		}
+		idf[b] = 1 / float64(1+df)
+	}
+	weight := func(m uint64) float64 {
+		t := 0.0
+		for b := range words {
+			if m&(1<<b) != 0 {
+				t += idf[b]
+			}
+		}
+		return t
+	}
+	// The target carries the head word (or the role asked for); the anchor the others.
+	var head uint64
+	for _, hw := range []string{p.First, p.Head} {
+		if hw == "" {
+			continue
+		}
+		for b, w := range words {
+			if w == stem(hw) {
+				head |= 1 << b
+			}
+		}
+	}
+	masks := make(map[int]uint64)
+	mask := func(i int) uint64 {
+		if m, ok := masks[i]; ok {
+			return m
+		}
+		var m uint64
+		for b, w := range words {
+			for _, f := range containedFields {
+				if contains(ps[i].toks[f], w) {
+					m |= 1 << b
+					break
+				}
+			}
+		}
+		masks[i] = m
+		return m
+	}
+	// The best candidates, by score, look for an anchor.
+	idx := make([]int, 0, len(all))
+	for i := range all {
+		if all[i].eligible {
+			idx = append(idx, i)
+		}
+	}
+	sortByScore(all, idx)
+	if len(idx) > anchorTop {
+		// The best few, and every role-only candidate (they score low but may have an anchor).
+		keep := idx[:anchorTop:anchorTop]
+		for _, i := range idx[anchorTop:] {
+			if all[i].needAnchor && len(keep) < 4*anchorTop {
+				keep = append(keep, i)
+			}
+		}
+		idx = keep
+	}
+	for _, i := range idx {
+		c := all[i].Element.ID
+		ce := &s.Elements[c]
+		isCell := ce.Role == "cell" || ce.Role == "gridcell"
+		own := mask(c)
+		if l, ok := labelOf[c]; ok {
+			own |= mask(l) // a value carries its label's words
+		}
+		if isCell {
+			// A cell carries its column header's words: "the email of Tom Okafor" is the cell
+			// under Email in Tom Okafor's row.
+			col, _, _ := strings.Cut(ce.Context, " | ")
+			var colMask uint64
+			if !strings.HasPrefix(col, "table") {
+				ct := tokens(normalize(col))
+				for b, w := range words {
+					if contains(ct, w) {
+						colMask |= 1 << b
+					}
+				}
+			}
+			if extra := colMask &^ own; extra != 0 {
+				all[i].Score = round3(all[i].Score + 0.3*weight(extra)/weight(full))
+				all[i].Why += "; under a column named like the description"
+				own |= colMask
+			}
+		}
+		miss := full &^ own
+		if miss == 0 {
+			continue
+		}
+		if own&head == 0 && !roleFits(ce, p) {
+			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
+				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
+				all[i].Score = round3(all[i].Score - headMissing)
+			}
+			continue // the head word is the target's
+		}
+		best := 0.0
+		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
+			if a == c {
+				continue
+			}
+			got := mask(a) & miss
+			if got == 0 {
+				continue
+			}
+			frac := weight(got) / weight(miss)
+			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
+			if frac > best && s.Elements[a].Role != ce.Role && !isAncestor(s, c, a) && associated(s, c, a) {
+				best = frac
+			}
+		}
+		if best > 0 {
+			all[i].Score = round3(all[i].Score + anchorWeight*best)
+			all[i].Why += "; beside an element with the other words"
+			all[i].needAnchor = false
+		}
+	}
+	return all
+}
+
+func flatten(xs [][]string) []string {
+	var out []string
+	for _, x := range xs {
+		out = append(out, x...)
+	}
+	return out
+}
+
+func sortByScore(all []scored, idx []int) {
+	// Insertion sort: idx is short in practice and mostly sorted.
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && all[idx[j]].Score > all[idx[j-1]].Score; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+}
+
+// itemRoles are the roles of repeated containers an anchor and its target share.
+var itemRoles = map[string]bool{"listitem": true, "row": true, "article": true, "option": true}
+
+// itemOf is the nearest ancestor of i that is a list item, row or article, or -1.
+func itemOf(s *Snapshot, i int) int {
+	for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(s.Elements) && hops < 8; a, hops = s.Elements[a].Parent, hops+1 {
+		if itemRoles[s.Elements[a].Role] {
+			return a
+		}
+	}
+	return -1
+}
+
+// itemOrSelf is i when i is itself a list item, row or article, else itemOf(i).
+func itemOrSelf(s *Snapshot, i int) int {
+	if itemRoles[s.Elements[i].Role] {
+		return i
+	}
+	return itemOf(s, i)
+}
+
+// associated reports whether elements c and a belong to the same item: one contains the other,
+// they share a list item or row, they sit in the same table row, or they sit under the same
+// heading with nothing shaped like either between them in document order (and c does not sit
+// closer to an earlier look-alike of a).
+func associated(s *Snapshot, c, a int) bool {
+	if isAncestor(s, a, c) || isAncestor(s, c, a) {
+		return true
+	}
+	ic, ia := itemOrSelf(s, c), itemOrSelf(s, a)
+	if ic >= 0 && ia >= 0 {
+		return ic == ia
+	}
+	ec, ea := &s.Elements[c], &s.Elements[a]
+	if sameRow(ec, ea) {
+		return true
+	}
+	if !sameSection(ec, ea) {
+		return false // another section, another heading
+	}
+	lo, hi := min(c, a), max(c, a)
+	for k := lo + 1; k < hi; k++ {
+		if sh := s.Elements[k].Shape; sh == ec.Shape || sh == ea.Shape {
+			return false
+		}
+	}
+	if a > c {
+		// The anchor follows c: c may belong to a look-alike of a before it.
+		for k := c - 1; k >= max(0, c-anchorWindow); k-- {
+			sh := s.Elements[k].Shape
+			if sh == ec.Shape {
+				break
+			}
+			if sh == ea.Shape {
+				if dist(ec, &s.Elements[k]) < dist(ec, ea) {
+					return false
+				}
+				break
+			}
+		}
+	}
+	return true
+}
+
+// sameRow reports two cells of one table row: both in a table, vertically centred alike.
+func sameRow(a, b *Element) bool {
+	if !strings.Contains(a.Context, "table") || !strings.Contains(b.Context, "table") || a.Box.H == 0 || b.Box.H == 0 {
+		return false
+	}
+	ca, cb := a.Box.Y+a.Box.H/2, b.Box.Y+b.Box.H/2
+	return math.Abs(ca-cb) < 0.5*math.Max(a.Box.H, b.Box.H)
+}
+
+func dist(a, b *Element) float64 {
+	dx := (a.Box.X + a.Box.W/2) - (b.Box.X + b.Box.W/2)
+	dy := (a.Box.Y + a.Box.H/2) - (b.Box.Y + b.Box.H/2)
+	return math.Hypot(dx, dy)
+}
+
+// roleFits reports whether e plays a role the description asks for.
+func roleFits(e *Element, p *Parsed) bool {
+	for _, r := range p.Roles {
+		if roleMatches(e, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// ValueChild returns the value inside element id of s when its text is a label followed by that
+// value ("Total: <b>$12</b>" -> the <b>), else id itself. Readers use it to return "$12" for
+// "the total" while the resolution names the whole labelled line.
+func ValueChild(s *Snapshot, id int) int {
+	if id < 0 || id >= len(s.Elements) {
+		return id
+	}
+	e := &s.Elements[id]
+	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	child := -1
+	for k := id + 1; k < len(s.Elements) && k < id+64; k++ {
+		if s.Elements[k].Parent == id {
+			if child >= 0 {
+				return id
+			}
+			child = k
+		} else if !isAncestor(s, id, k) {
+			break
+		}
+	}
+	if child < 0 {
+		return id
+	}
+	ct := strings.TrimSpace(firstOf(s.Elements[child].Text, s.Elements[child].Name))
+	if ct != "" && ct != lt && strings.HasSuffix(lt, ct) && hasLetter(strings.TrimSuffix(lt, ct)) && hasDigit(ct) {
+		return child
+	}
+	return id
+}
+
+// sameSection reports two elements under the same headings and landmarks, counting a heading
+// as in its own section ("Full protection" and the Add button under it).
+func sameSection(a, b *Element) bool {
+	if a.Context == b.Context {
+		return true
+	}
+	within := func(x, h *Element) bool { // h is the heading x's context adds to h's own
+		if h.Role != "heading" || h.Name == "" {
+			return false
+		}
+		segs := strings.Split(x.Context, " | ")
+		for i, sg := range segs {
+			if sg == h.Name {
+				rest := strings.Join(append(append([]string{}, segs[:i]...), segs[i+1:]...), " | ")
+				return rest == h.Context
+			}
+		}
+		return false
+	}
+	return within(a, b) || within(b, a)
+}

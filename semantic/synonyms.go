@@ -1,0 +1,85 @@
+package semantic
+
+import (
+	"regexp"
+	"strings"
+)
+
+// People describe controls by their looks or by a near word ("the magnifying glass", "the bin
+// icon", "surname"), pages name them by their function ("Search", "Delete", "Last name"). Two
+// small tables bridge the gap: a few lossless phrase rewrites applied to the description before
+// parsing, and word alternatives the matcher accepts in place of a description word (at a small
+// discount), so that a page that does say "Surname" still matches exactly.
+
+// phraseRewrites are applied, whole words and case-insensitively, to descriptions.
+var phraseRewrites = []struct {
+	re  *regexp.Regexp
+	out string
+}{
+	{regexp.MustCompile(`(?i)\be-mail\b`), "email"},
+	{regexp.MustCompile(`(?i)\btrash ?can\b`), "trash"},
+	// "Dismiss the popup with its X": an X is a close button; pages name it "Close".
+	{regexp.MustCompile(`(?:^|\s)[xX](?:\s|$)`), " close "},
+}
+
+func rewritePhrases(s string) string {
+	for _, r := range phraseRewrites {
+		s = r.re.ReplaceAllString(s, r.out)
+	}
+	return s
+}
+
+// wordAlternatives maps a description word to words a page may use for it. Both sides are
+// stemmed at init, like every compared token.
+var wordAlternatives = map[string][]string{
+	"cart": {"basket", "bag"}, "basket": {"cart", "bag"},
+	"trash": {"delete", "bin", "remove"}, "bin": {"trash", "delete"},
+	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
+	"heart": {"wishlist", "favorite", "favourite", "like", "save"},
+	"star":  {"favorite", "favourite"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
+	"like": {"heart", "favorite"}, "pencil": {"edit"},
+	"plus": {"increase", "add", "more"}, "minus": {"decrease", "remove", "fewer", "less"},
+	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less"},
+	"paperclip": {"attach"}, "bell": {"notification"}, "eye": {"show", "reveal"}, "hamburger": {"menu"},
+	"phone": {"mobile", "tel", "telephone"}, "mobile": {"phone"}, "telephone": {"phone"},
+	"zip": {"postcode", "postal"}, "postcode": {"zip", "postal"},
+	"sign": {"log"}, "log": {"sign"}, "register": {"sign", "create"},
+	"availability": {"stock", "available"}, "available": {"stock", "availability"},
+	"photo": {"image", "picture"}, "picture": {"photo", "image"}, "image": {"photo", "picture"},
+	"avatar": {"account", "profile"}, "profile": {"account"}, "account": {"profile"},
+	"next": {"forward"}, "forward": {"next"}, "previous": {"prev", "back"}, "prev": {"previous", "back"}, "back": {"previous", "return"},
+	"close": {"dismiss"}, "dismiss": {"close"}, "search": {"find"}, "find": {"search"},
+	"temperature": {"temp"}, "swap": {"reverse", "switch"}, "reverse": {"swap"},
+	"captions": {"subtitles"}, "subtitles": {"captions"},
+	"settings": {"preferences", "options"}, "preferences": {"settings"}, "options": {"settings"},
+	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
+	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save"}, "save": {"bookmark"},
+	"ebook": {"e-book"}, "author": {"by"},
+	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
+	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
+	"timezone": {"zone", "time"}, "checkout": {"check"}, "check": {"checkout"},
+	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
+	"cog": {"settings"}, "gear": {"settings"},
+}
+
+// alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
+var alternatives = func() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for a, bs := range wordAlternatives {
+		m := out[stem(a)]
+		if m == nil {
+			m = map[string]bool{}
+			out[stem(a)] = m
+		}
+		for _, b := range bs {
+			for _, t := range tokens(strings.ToLower(b)) {
+				m[t] = true
+			}
+		}
+	}
+	return out
+}()
+
+// alternative reports whether the page word b may stand for the description word a.
+func alternative(a, b string) bool { return alternatives[a][b] }
