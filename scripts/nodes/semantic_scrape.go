@@ -26,16 +26,16 @@ func init() {
 	scripts.Register(scripts.Spec{
 		Kind:     "semanticScrape",
 		Aliases:  []string{"semantic_scrape", "magic_scraper"},
-		Summary:  "Scrape the text of the element an English description names into a variable.",
+		Summary:  "Scrape data an English description names into a variable: a value (\"the order total\"), a list (\"all product names\") or a table (\"the pricing table\", rows keyed by header).",
 		Category: "browser",
 		Browser:  true,
 		Attempts: 3,
 		Timeout:  30 * time.Second,
 		Params: []scripts.Param{
 			{Name: "target", Type: scripts.String, Required: true, Template: true,
-				Description: "the data to scrape, in English", Example: "the price of the first result"},
+				Description: "the data to scrape, in English: one value, \"all …\" for a list, \"the … table\" for a table", Example: "the price of the first result"},
 			{Name: "data", Type: scripts.String, Default: "scraped",
-				Description: "the variable that receives the text", Example: "price"},
+				Description: "the variable that receives the text (a list of texts, or a list of row objects for a table)", Example: "price"},
 		},
 		Examples: []map[string]any{{"type": "semanticScrape", "target": "the confirmation message", "data": "msg"}},
 		Build: func(p *scripts.Params) (scripts.Node, error) {
