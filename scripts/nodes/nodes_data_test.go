@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 
@@ -31,8 +32,16 @@ func writeXLSX(t *testing.T, path string, sheets map[string][][]any) {
 	t.Helper()
 	f := excelize.NewFile()
 	defer f.Close()
+	// Sheets are created in name order: a map's order is random, and the workbook's sheet order
+	// decides the default sheet and the order error messages list them in.
+	names := make([]string, 0, len(sheets))
+	for name := range sheets {
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	first := true
-	for name, rows := range sheets {
+	for _, name := range names {
+		rows := sheets[name]
 		if first {
 			if err := f.SetSheetName("Sheet1", name); err != nil {
 				t.Fatal(err)
