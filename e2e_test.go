@@ -46,7 +46,7 @@ func TestE2E(t *testing.T) {
 		t.Skip("end-to-end tests start Chrome; skipped with -short")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("RODEO_CHROME") == "" {
-		t.Skip("no chromium on PATH (apt-get install chromium, or set RODEO_CHROME)")
+		t.Fatal("no chromium on PATH: `make test` installs it (apt-get install chromium), or set RODEO_CHROME")
 	}
 	e := &e2e{root: t.TempDir()}
 	e.bin = filepath.Join(e.root, "rodeo")
