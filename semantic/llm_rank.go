@@ -65,18 +65,7 @@ func llmCandidates(s *Snapshot, p *Parsed, intent Intent, sc []scored, k int) []
 		if seen[i] || !e.Visible || !fitFor(e, intent) {
 			continue
 		}
-		best := 0.0
-		for f := range fields {
-			if o := overlap(qtoks, ps[i].toks[f]) * fields[f].w; o > best {
-				best = o
-			}
-		}
-		for _, r := range p.Roles {
-			if roleMatches(e, r) {
-				best += 0.3
-				break
-			}
-		}
+		best := looseScore(&ps[i], qtoks, p.Roles)
 		if best > 0 {
 			ns = append(ns, near{i, best})
 		}

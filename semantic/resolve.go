@@ -259,6 +259,25 @@ func ordinalText(n int) string {
 	return fmt.Sprintf("%dth", n)
 }
 
+// looseScore is how much an element shares with a description when nothing matched properly: its
+// best field overlap with the description's words, plus a bonus for the asked role. It names the
+// closest elements in errors and fills the LLM's candidate list.
+func looseScore(pe *prepared, qtoks []string, roles []string) float64 {
+	best := 0.0
+	for f := range fields {
+		if o := overlap(qtoks, pe.toks[f]) * fields[f].w; o > best {
+			best = o
+		}
+	}
+	for _, r := range roles {
+		if roleMatches(pe.el, r) {
+			best += 0.3
+			break
+		}
+	}
+	return best
+}
+
 // notFound builds the TargetNotFound error: the hidden or disabled matches when there are some,
 // else the elements that share most words with the description.
 func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
@@ -282,18 +301,7 @@ func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
 		if !e.Visible {
 			continue
 		}
-		best := 0.0
-		for f := range fields {
-			if o := overlap(qtoks, ps[i].toks[f]) * fields[f].w; o > best {
-				best = o
-			}
-		}
-		for _, r := range p.Roles {
-			if roleMatches(e, r) {
-				best += 0.3
-				break
-			}
-		}
+		best := looseScore(&ps[i], qtoks, p.Roles)
 		if e.Interactive {
 			best += 0.01
 		}
