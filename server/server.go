@@ -24,8 +24,14 @@ import (
 
 // PoolStats is what the server reads of the browser pool for /healthz and /metrics.
 type PoolStats struct {
-	Browsers, Capacity, InUse, Idle, Waiting int
-	Leases, Crashes, Recycles                int64
+	Browsers int   `json:"browsers"`
+	Capacity int   `json:"capacity"`
+	InUse    int   `json:"in_use"`
+	Idle     int   `json:"idle"`
+	Waiting  int   `json:"waiting"`
+	Leases   int64 `json:"leases"`
+	Crashes  int64 `json:"crashes"`
+	Recycles int64 `json:"recycles"`
 }
 
 // Config wires the server to the rest of rodeo.
