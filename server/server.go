@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -60,6 +61,9 @@ type Server struct {
 	app     *fiber.App
 	log     *slog.Logger
 	metrics *metrics
+
+	openAPIOnce sync.Once
+	openAPIDoc  fiber.Map
 }
 
 // New builds the Fiber app with every route.
@@ -95,6 +99,7 @@ func New(cfg Config) *Server {
 	s.app.Get("/nodes", s.nodes)
 	s.app.Get("/healthz", s.healthz)
 	s.app.Get("/metrics", s.metrics.handler())
+	s.app.Get("/openapi.json", s.openAPI)
 	for _, mount := range mounts {
 		mount(s)
 	}
