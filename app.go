@@ -207,6 +207,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	logFormat := fs.String("log-format", a.env("RODEO_LOG_FORMAT", "text"), "text or json (env RODEO_LOG_FORMAT)")
 	queueTTL := fs.Duration("extension-queue-ttl", a.envDuration("RODEO_EXTENSION_QUEUE_TTL", extension.DefaultQueueTTL), "how long a run triggered for the companion extension waits for one to connect before it expires (env RODEO_EXTENSION_QUEUE_TTL)")
 	queueSize := fs.Int("queue", a.envInt("RODEO_QUEUE", 100), "webhook-triggered runs that may wait for a free browser before triggers answer 503 busy; 0 = no waiting (env RODEO_QUEUE)")
+	rateLimit := fs.Int("rate-limit", a.envInt("RODEO_RATE_LIMIT", 0), "requests a minute per API key before 429 rate_limited; 0 = no limit (env RODEO_RATE_LIMIT)")
 	publicURL := fs.String("public-url", a.env("RODEO_PUBLIC_URL", ""), "the server's external base URL, for links it writes (env RODEO_PUBLIC_URL; default http://ADDR)")
 	var bf browserFlags
 	a.addBrowserFlags(fs, &bf, 4)
@@ -257,7 +258,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
-	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services,
+	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
 	fmt.Fprintf(a.Stdout, "rodeo listening on http://%s\n", ln.Addr())

@@ -20,7 +20,11 @@ func (s *Server) authenticate(c *fiber.Ctx, bodyKey string) (store.Key, error) {
 	if secret == "" {
 		return store.Key{}, errs.E(errs.InvalidKey, "an API key is required: send it as the body's \"key\" or as Authorization: Bearer <key>")
 	}
-	return s.cfg.Store.Authenticate(secret)
+	k, err := s.cfg.Store.Authenticate(secret)
+	if err != nil {
+		return k, err
+	}
+	return k, s.limiter.allow(k.ID)
 }
 
 // account is the handler-side form of authenticate for requests without a JSON body.

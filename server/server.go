@@ -47,6 +47,9 @@ type Config struct {
 	Logger    *slog.Logger
 	// Services are the runner's services (feature routes read the store, model, … from them).
 	Services *scripts.Services
+	// RateLimit caps requests per minute per API key (429 rate_limited beyond). Optional.
+	// Default: 0, no limit.
+	RateLimit int
 	// Version is shown by /healthz.
 	Version string
 }
@@ -62,6 +65,7 @@ type Server struct {
 	log     *slog.Logger
 	metrics *metrics
 
+	limiter     *limiter
 	openAPIOnce sync.Once
 	openAPIDoc  fiber.Map
 }
@@ -77,7 +81,7 @@ func New(cfg Config) *Server {
 	if cfg.Registry == nil {
 		cfg.Registry = scripts.DefaultRegistry
 	}
-	s := &Server{cfg: cfg, log: cfg.Logger}
+	s := &Server{cfg: cfg, log: cfg.Logger, limiter: newLimiter(cfg.RateLimit)}
 	s.metrics = newMetrics(cfg.Pool, cfg.Engine)
 	s.app = fiber.New(fiber.Config{
 		AppName:               "rodeo",

@@ -857,3 +857,26 @@ func TestInternalError(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimit_429PerKey: past the per-key limit the API answers 429 rate_limited with
+// Retry-After; other keys go on, and a bad key is still 401 (it costs no token).
+func TestRateLimit_429PerKey(t *testing.T) {
+	f := newFixture(t)
+	srv := server.New(server.Config{Engine: f.engine, Registry: scripts.DefaultRegistry, Store: f.db, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), RateLimit: 2})
+	f.srv = srv
+	for i := 0; i < 2; i++ {
+		if r := f.do(t, "GET", "/runs", "", f.key); r.status != 200 {
+			t.Fatalf("request %d: %d %s", i, r.status, r.raw)
+		}
+	}
+	r := f.do(t, "GET", "/runs", "", f.key)
+	if r.status != 429 || r.header.Get("Retry-After") == "" || errorOf(t, r).Code != "rate_limited" {
+		t.Fatalf("3rd request: %d %v %s", r.status, r.header, r.raw)
+	}
+	if r := f.do(t, "GET", "/runs", "", f.otherKey); r.status != 200 {
+		t.Fatalf("other key: %d %s", r.status, r.raw)
+	}
+	if r := f.do(t, "GET", "/runs", "", "rk_nope"); r.status != 401 {
+		t.Fatalf("bad key: %d %s", r.status, r.raw)
+	}
+}
