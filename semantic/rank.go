@@ -319,6 +319,14 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	total := textScore
+	// Description words the element lacks but its setting carries ("the billing zip code": the
+	// ZIP code field under Billing address) tell look-alikes apart.
+	if textScore > 0 && len(qt.words) >= 2 {
+		if c := contextShare(pe, qt.words); c > 0 {
+			total += contextWordBonus * c
+			why = append(why, "the other words in its context")
+		}
+	}
 	attrHit := false
 	for k, v := range p.Attrs {
 		if a := attrScore(e, k, v); a > 0 {
@@ -369,9 +377,13 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// Value shape.
 	if p.Kind == "price" {
 		if pe.price {
-			total += 0.35
-			if len(e.Text) <= 24 {
-				total += 0.1
+			switch {
+			case len(e.Text) <= 24:
+				total += 0.45
+			case pe.descendants == 0:
+				total += 0.35
+			default:
+				total += 0.2 // a card or row that holds the price among other things
 			}
 			roleOK = true
 			why = append(why, "a price")
@@ -513,6 +525,31 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}, true
 }
 
+// contextWordBonus is what description words found only in an element's context add, at most.
+const contextWordBonus = 0.15
+
+// contextShare is the share of words that the element's own fields lack and its context has.
+func contextShare(pe *prepared, words []string) float64 {
+	ctx := pe.toks[ctxField]
+	if len(ctx) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range words {
+		own := false
+		for _, f := range containedFields {
+			if contains(pe.toks[f], w) {
+				own = true
+				break
+			}
+		}
+		if !own && contains(ctx, w) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(words))
+}
+
 func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // bestField returns the best weighted match of a query phrase over the element's fields; qt is
@@ -538,11 +575,15 @@ func match(q string, qtoks []string, qt string, v string, vtoks []string, vt str
 	if q == "" || v == "" {
 		return 0, ""
 	}
-	if q == v || (qt != "" && qt == vt) {
+	if q == v || strings.TrimRight(v, "?!") == q {
 		return 1, "is"
 	}
 	if strings.TrimRight(v, ":*.… ") == q {
 		return 0.98, "is"
+	}
+	if qt != "" && qt == vt {
+		// The same words in other dress ("[edit]" for "edit"): a little below the exact name.
+		return 0.96, "is"
 	}
 	// Coverage: how much of the field the query accounts for (prefers "Submit" over a paragraph
 	// that mentions submit).

@@ -19,12 +19,14 @@ import (
 // alone (parents, shapes, boxes, document order).
 
 const (
-	labelValueBonus = 0.12 // a value over the label that names it
-	labelPenalty    = 0.15 // a label when reading: its value is the answer
-	anchorWeight    = 0.4  // times the share of the missing words found on an anchor
-	anchorWindow    = 30   // how far in document order an anchor is looked for
-	anchorTop       = 40   // how many of the best candidates look for anchors
-	headMissing     = 0.15 // a candidate without the head word (or asked-for role)
+	labelValueBonus = 0.12  // a value over the label that names it
+	labelPenalty    = 0.15  // a label when reading: its value is the answer
+	leadLabelBonus  = 0.02  // the line a leading label opens, over the label
+	laterValue      = 0.025 // a row header's later cells, against its first
+	anchorWeight    = 0.4   // times the share of the missing words found on an anchor
+	anchorWindow    = 30    // how far in document order an anchor is looked for
+	anchorTop       = 40    // how many of the best candidates look for anchors
+	headMissing     = 0.15  // a candidate without the head word (or asked-for role)
 )
 
 func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
@@ -33,6 +35,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	}
 	labelOf := map[int]int{}
 	all = labelValues(s, ps, p, intent, all, labelOf)
+	all = leadLabels(s, intent, all)
 	all = anchors(s, ps, p, qt, all, labelOf)
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
@@ -61,12 +64,15 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []sco
 		if len(vs) == 0 || roleFits(&c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
 			continue // "the last product's title" asks for the heading itself
 		}
-		for _, v := range vs {
+		for k, v := range vs {
 			if _, seen := labelOf[v]; !seen {
 				labelOf[v] = c.Element.ID
 			}
 			ve := &s.Elements[v]
 			sc := c.Score + labelValueBonus
+			if k > 0 {
+				sc -= laterValue // the row's first value, unless its column is named
+			}
 			why := "the value labelled " + clip(firstOf(c.Element.Name, c.Element.Text), 40) + "; " + c.Why
 			if j, ok := have[v]; ok {
 				if all[j].Score < sc {
@@ -83,6 +89,41 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []sco
 		if intent == IntentRead {
 			all[i].Score = round3(all[i].Score - labelPenalty)
 		}
+	}
+	return all
+}
+
+// leadLabels handles a label that opens its parent's text ("<p><b>Error:</b> Enter a valid
+// number</p>"): when reading, the parent is what the label names, so it gets the label's score
+// (plus a little) and the label loses labelPenalty.
+func leadLabels(s *Snapshot, intent Intent, all []scored) []scored {
+	if intent != IntentRead && intent != IntentAny {
+		return all
+	}
+	have := make(map[int]int, len(all))
+	for i := range all {
+		have[all[i].Element.ID] = i
+	}
+	for i := range all {
+		e := &all[i].Element
+		lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+		if e.Interactive || e.Editable || !strings.HasSuffix(lt, ":") || e.Parent < 0 || e.Parent >= len(s.Elements) {
+			continue
+		}
+		pe := &s.Elements[e.Parent]
+		pt := strings.TrimSpace(firstOf(pe.Text, pe.Name))
+		if pe.Interactive || pe.Editable || len(pt) <= len(lt) || !strings.HasPrefix(pt, lt) {
+			continue
+		}
+		j, ok := have[e.Parent]
+		if !ok {
+			continue
+		}
+		if sc := all[i].Score + leadLabelBonus; all[j].Score < sc {
+			all[j].Score = round3(sc)
+			all[j].Why = "the text behind the label " + clip(lt, 40) + "; " + all[j].Why
+		}
+		all[i].Score = round3(all[i].Score - labelPenalty)
 	}
 	return all
 }
@@ -119,7 +160,9 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	end := l + 1 + ps[l].descendants
-	if hasDigit(lt) || len([]rune(lt)) > 40 {
+	// A figure is a value, not a label; a header cell may have digits in its name ("S&P 500").
+	header := e.Tag == "th" || e.Tag == "dt" || e.Role == "rowheader"
+	if hasDigit(lt) && !(header && hasLetter(lt)) || len([]rune(lt)) > 40 {
 		return -1
 	}
 	if (e.Role == "cell" || e.Role == "gridcell") && !strings.HasPrefix(e.Context, "table") {
@@ -196,7 +239,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 	}
 	// The target carries the head word (or the role asked for); the anchor the others.
 	var head uint64
-	for _, hw := range []string{p.First, p.Head} {
+	heads := []string{p.First, p.Head}
+	if p.Kind == "figure" && figureWords[p.Head] {
+		// "the order total": the figure is the total, whatever else says "order".
+		heads = heads[1:]
+	}
+	for _, hw := range heads {
 		if hw == "" {
 			continue
 		}

@@ -35,6 +35,9 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		}
 	}
 	if len(ok) == 0 {
+		if res, found := pageHeading(s, q, &p); found {
+			return res, nil
+		}
 		return Resolution{}, notFound(s, q, &p, sc)
 	}
 
@@ -101,6 +104,31 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	return res, nil
 }
 
+// pageHeading resolves "the article title", "the story headline" when no heading carries the
+// words: they name what the page is about, and its one top-level heading is its title. The
+// confidence stays modest.
+func pageHeading(s *Snapshot, q Query, p *Parsed) (Resolution, bool) {
+	if len(p.Roles) == 0 || p.Roles[0] != "heading" || len(p.Quoted) > 0 || len(p.Attrs) > 0 || len(p.Context) > 0 || p.Ordinal != 0 || len(p.Words) != 1 {
+		return Resolution{}, false
+	}
+	found := -1
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if e.Tag != "h1" || !e.Visible || e.Covered {
+			continue
+		}
+		if found >= 0 {
+			return Resolution{}, false // two top headings: which one is the page's title is unclear
+		}
+		found = i
+	}
+	if found < 0 {
+		return Resolution{}, false
+	}
+	c := scored{Candidate: Candidate{Element: s.Elements[found], Why: "the page's only top-level heading"}}
+	return resolution(c, 0.4, c.Why), true
+}
+
 // roleOnly reports a description made of a role word and nothing else to match on.
 func roleOnly(p *Parsed) bool {
 	return len(p.Roles) > 0 && len(p.Texts) == 0 && len(p.Words) == 0 && len(p.Attrs) == 0 && len(p.Context) == 0 && p.Kind == ""
@@ -144,6 +172,18 @@ func ordinalBandOf(s *Snapshot, ok []scored, p *Parsed) []scored {
 		}
 		if len(best) > 1 {
 			return inDocumentOrder(best)
+		}
+	}
+	if roleOnly(p) {
+		// "the first paragraph" counts paragraphs, not captions that may stand in for one.
+		var exact []scored
+		for _, c := range ok {
+			if roleMatches(&c.Element, p.Roles[0]) {
+				exact = append(exact, c)
+			}
+		}
+		if len(exact) > 0 {
+			ok = exact
 		}
 	}
 	return inDocumentOrder(bandOf(s, ok))

@@ -72,7 +72,7 @@ function (KEY) {
 
   // Per-snapshot state, reset by snap.
   let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
-  let els = null, idCount = null, headings = null, hdrMemo = null, modal = null;
+  let els = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
 
   function tok(v) {
     const i = tokens.get(v);
@@ -191,19 +191,53 @@ function (KEY) {
     if (h === undefined) { h = colHeaderNow(cell); hdrMemo.set(cell, h); }
     return h;
   }
+  // The header row of a cell's row (null for none) is memoized per row, and a header row's text
+  // per column.
   function colHeaderNow(cell) {
-    const row = cell.parentElement, table = cell.closest('table');
-    if (!row || !table) return '';
+    const row = cell.parentElement;
+    if (!row) return '';
+    let hrow = rowMemo.get(row);
+    if (hrow === undefined) {
+      const table = cell.closest('table');
+      hrow = table ? (table.tHead ? table.tHead.rows[0] : table.rows[0]) || null : null;
+      if (hrow === row) hrow = null;
+      rowMemo.set(row, hrow);
+    }
+    if (!hrow) return '';
     let col = 0;
     for (let c = row.firstElementChild; c && c !== cell; c = c.nextElementSibling) col += c.colSpan || 1;
-    const hrow = table.tHead ? table.tHead.rows[0] : table.rows[0];
-    if (!hrow || hrow === row) return '';
+    let cols = colMemo.get(hrow);
+    if (!cols) { cols = []; colMemo.set(hrow, cols); }
+    let h = cols[col];
+    if (h === undefined) { h = colHeaderText(hrow, col); cols[col] = h; }
+    return h;
+  }
+  function colHeaderText(hrow, col) {
     let i = 0;
     for (let c = hrow.firstElementChild; c; c = c.nextElementSibling) {
       if (i === col || (i < col && i + (c.colSpan || 1) > col)) return c.tagName === 'TH' ? text(c, 60, false) : '';
       i += c.colSpan || 1;
     }
     return '';
+  }
+
+  // labelsOf returns el.labels as an array (undefined for none): the labels of el's tree scope whose
+  // control is el, found with one pass over the scope's labels (el.labels scans the whole scope on
+  // each call).
+  function labelsOf(el) {
+    const root = el.getRootNode();
+    let m = labelMaps.get(root);
+    if (!m) {
+      m = new Map();
+      for (const l of root.querySelectorAll('label')) {
+        const c = l.control;
+        if (!c) continue;
+        const a = m.get(c);
+        if (a) a.push(l); else m.set(c, [l]);
+      }
+      labelMaps.set(root, m);
+    }
+    return m.get(el);
   }
 
   const countIDs = root => { for (const e of root.querySelectorAll('[id]')) idCount.set(e.id, (idCount.get(e.id) || 0) + 1); };
@@ -214,6 +248,35 @@ function (KEY) {
     let ti = tagInfo.get(tag);
     if (!ti) { const lower = tag.toLowerCase(); ti = {lower, step: '/' + lower + '/'}; tagInfo.set(tag, ti); }
     return ti;
+  }
+
+  // Shapes are interned in a tree (a node per tag path) that outlives snapshots, so a child's shape
+  // is a map lookup instead of a string built and hashed per element; sg/ti cache the node's token
+  // index for the current snapshot (snapID).
+  let snapID = 0, nShapes = 0;
+  const newShape = s => ({s, kids: new Map(), sg: 0, ti: 0});
+  let shapeRoot = newShape('body');
+  function childShape(node, lower) {
+    let k = node.kids.get(lower);
+    if (!k) {
+      const shape = node.s;
+      k = newShape(shape.length > 120 ? shape.slice(shape.indexOf('>', 40) + 1) + '>' + lower : shape + '>' + lower);
+      node.kids.set(lower, k);
+      nShapes++;
+    }
+    return k;
+  }
+  // frameShape is the shape of a frame's html element (never shortened, as before).
+  function frameShape(node) {
+    let k = node.kids.get('\0html');
+    if (!k) { k = newShape(node.s + '>html'); node.kids.set('\0html', k); nShapes++; }
+    return k;
+  }
+  function shapeTok(node) {
+    if (node.sg === snapID) return u(node.ti + 1);
+    const w = tok(node.s);
+    node.sg = snapID; node.ti = tokens.get(node.s);
+    return w;
   }
 
   // walk visits el's children. sel is el's compact selector, shape its tag path, ctxs the container
@@ -227,7 +290,7 @@ function (KEY) {
       const ti = infoOf(tag), lower = ti.lower;
       const id = c.id;
       const csel = id && idCount.get(id) === 1 ? scope + '#' + CSS.escape(id) : sel + ti.step + nth;
-      const cshape = shape.length > 120 ? shape.slice(shape.indexOf('>', 40) + 1) + '>' + lower : shape + '>' + lower;
+      const cshape = childShape(shape, lower);
       visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame);
     }
   }
@@ -307,7 +370,8 @@ function (KEY) {
       if (inFrame) bits |= 2048;
 
       let label = '';
-      if (el.labels && el.labels.length) label = ws(Array.from(el.labels, l => text(l, MAXN, true)).join(' '));
+      const labels = el.labels && labelsOf(el);
+      if (labels) label = ws(labels.map(l => text(l, MAXN, true)).join(' '));
       const labelledby = ha ? byIDs(el, 'aria-labelledby') : '';
       const placeholder = ha ? el.getAttribute('placeholder') || '' : '';
       const isSVG = tag === 'svg' || tag === 'SVG';
@@ -374,7 +438,7 @@ function (KEY) {
       if (parts.length) bits |= 1;
 
       // Table entries are numbered in the order they are written: emit strictly in wire order.
-      let o = u(bits) + tok(lower) + tok(fullRole) + u(parent < 0 ? 0 : idx - parent) + tok(shape) + selw + boxw + txt(name);
+      let o = u(bits) + tok(lower) + tok(fullRole) + u(parent < 0 ? 0 : idx - parent) + shapeTok(shape) + selw + boxw + txt(name);
       if (bits & 8) o += txt(t);
       if (href) o += txt(href);
       if (cls) o += txt(cap(cls, 100));
@@ -404,7 +468,7 @@ function (KEY) {
       if (doc && doc.documentElement) {
         const fr = el.getBoundingClientRect();
         countIDs(doc);
-        walkChildren(doc.documentElement, sel + ' >>> html', shape + '>html', ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true);
+        walkChildren(doc.documentElement, sel + ' >>> html', frameShape(shape), ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true);
       }
       return;
     }
@@ -420,17 +484,19 @@ function (KEY) {
         if (m.checkVisibility()) { modal = m; break; }
       }
     }
+    if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
+    snapID++;
     tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
-    els = []; idCount = new Map(); headings = []; hdrMemo = new Map();
+    els = []; idCount = new Map(); headings = []; hdrMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
     try {
       countIDs(document);
-      if (document.body) walkChildren(document.body, 'body', 'body', [], -1, 0, 0, '', 0, null, !!modal, false);
+      if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false);
       const gen = ++store.gen;
       store.snaps.set(gen, els);
       for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
       return u(gen) + str(location.href) + str(document.title) + u(els.length) + out;
     } finally {
-      tokens = texts = els = idCount = headings = hdrMemo = modal = null; out = prevSel = '';
+      tokens = texts = els = idCount = headings = hdrMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   };
   }

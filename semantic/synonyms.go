@@ -18,6 +18,9 @@ var phraseRewrites = []struct {
 }{
 	{regexp.MustCompile(`(?i)\be-mail\b`), "email"},
 	{regexp.MustCompile(`(?i)\btrash ?can\b`), "trash"},
+	// A thumb's direction is its meaning: pages name the buttons Like and Dislike.
+	{regexp.MustCompile(`(?i)\bthumbs? ?up\b`), "like"},
+	{regexp.MustCompile(`(?i)\bthumbs? ?down\b`), "dislike"},
 	// "Dismiss the popup with its X": an X is a close button; pages name it "Close".
 	{regexp.MustCompile(`(?:^|\s)[xX](?:\s|$)`), " close "},
 }
@@ -61,6 +64,8 @@ var wordAlternatives = map[string][]string{
 	"timezone": {"zone", "time"}, "checkout": {"check"}, "check": {"checkout"},
 	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings"}, "gear": {"settings"},
+	"done": {"complete", "completed", "finished"}, "finished": {"complete", "done"},
+	"everything": {"all"}, "repo": {"repository"}, "repository": {"repo"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
