@@ -887,21 +887,13 @@ func (s *rodeoServer) postOK(t *testing.T, path string) {
 	}
 }
 
-// run posts an agent, waits for it and returns the document.
+// run posts an agent, waits for it and returns the document (a 503 fails the test).
 func (s *rodeoServer) run(t *testing.T, goal string, nodes []map[string]any) scripts.Doc {
 	t.Helper()
-	st, _, raw := s.post(t, "/agents", agentBody(s.key, goal, nodes))
-	if st != 200 {
-		t.Fatalf("POST /agents: %d %s", st, raw)
-	}
-	var doc scripts.Doc
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatalf("POST /agents: %v: %s", err, raw)
-	}
-	return doc
+	return s.runRetrying(t, goal, nodes, 0)
 }
 
-// runRetrying is run for a client that honours 503 busy + Retry-After.
+// runRetrying is run for a client that honours 503 busy + Retry-After for up to limit.
 func (s *rodeoServer) runRetrying(t *testing.T, goal string, nodes []map[string]any, limit time.Duration) scripts.Doc {
 	t.Helper()
 	deadline := time.Now().Add(limit)
