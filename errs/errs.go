@@ -7,6 +7,7 @@ package errs
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Codes of the external contract (API.md). They never change meaning once published.
@@ -47,6 +48,8 @@ type Error struct {
 	Message string
 	Details []Detail
 	Err     error
+	// RetryAfter, when set, is how long a caller should wait before trying again (429, 503).
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {

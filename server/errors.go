@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"log/slog"
+	"math"
+	"strconv"
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/rodeo-run/rodeo/errs"
@@ -22,7 +24,7 @@ var statusOf = map[string]int{
 	errs.Internal:           fiber.StatusInternalServerError,
 }
 
-// retryAfter is the Retry-After (seconds) sent with 429 and 503.
+// retryAfter is the Retry-After (seconds) sent with 429 and 503 when the error names no wait.
 const retryAfter = "2"
 
 type errorBody struct {
@@ -68,7 +70,12 @@ func (s *Server) errorHandler(c *fiber.Ctx, err error) error {
 		status = fiber.StatusBadRequest
 	}
 	if status == fiber.StatusServiceUnavailable || status == fiber.StatusTooManyRequests {
-		c.Set(fiber.HeaderRetryAfter, retryAfter)
+		wait := retryAfter
+		if e != nil && e.RetryAfter > 0 {
+			// Whole seconds, rounded up: a client that waits less is refused again.
+			wait = strconv.Itoa(int(math.Ceil(e.RetryAfter.Seconds())))
+		}
+		c.Set(fiber.HeaderRetryAfter, wait)
 	}
 	return c.Status(status).JSON(body)
 }

@@ -47,7 +47,7 @@ func (l *limiter) allow(key string) error {
 	b.last = now
 	if b.tokens < 1 {
 		wait := time.Duration((1 - b.tokens) / l.perMinute * float64(time.Minute))
-		return &errs.Error{Code: errs.RateLimited, Message: "too many requests for this API key: the limit is " +
+		return &errs.Error{Code: errs.RateLimited, RetryAfter: wait, Message: "too many requests for this API key: the limit is " +
 			itoa(int(l.perMinute)) + " a minute; retry in " + wait.Round(time.Second).String()}
 	}
 	b.tokens--

@@ -21,6 +21,9 @@ func TestLimiter_PerKeyBucket(t *testing.T) {
 	if !errs.Is(err, errs.RateLimited) || !strings.Contains(err.Error(), "3 a minute") {
 		t.Fatalf("4th request: %v", err)
 	}
+	if e := err.(*errs.Error); e.RetryAfter != 20*time.Second {
+		t.Fatalf("retry after %s, want 20s (one token at 3 a minute)", e.RetryAfter)
+	}
 	if err := l.allow("k2"); err != nil {
 		t.Fatalf("another key shares no bucket: %v", err)
 	}

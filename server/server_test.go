@@ -870,7 +870,7 @@ func TestRateLimit_429PerKey(t *testing.T) {
 		}
 	}
 	r := f.do(t, "GET", "/runs", "", f.key)
-	if r.status != 429 || r.header.Get("Retry-After") == "" || errorOf(t, r).Code != "rate_limited" {
+	if r.status != 429 || r.header.Get("Retry-After") != "30" || errorOf(t, r).Code != "rate_limited" {
 		t.Fatalf("3rd request: %d %v %s", r.status, r.header, r.raw)
 	}
 	if r := f.do(t, "GET", "/runs", "", f.otherKey); r.status != 200 {
