@@ -1,6 +1,7 @@
 package extension_test
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/cdp"
 	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/browser"
@@ -121,6 +123,11 @@ func pageWith(t *testing.T, b *rod.Browser, part string) *rod.Page {
 		if ti.Type == proto.TargetTargetInfoTypePage && strings.Contains(ti.URL, part) {
 			p, err := b.PageFromTarget(ti.TargetID)
 			if err != nil {
+				// The tab closed between the listing and the attach: it is not there.
+				var ce *cdp.Error
+				if errors.As(err, &ce) && ce.Code == -32602 {
+					continue
+				}
 				t.Fatal(err)
 			}
 			return p

@@ -52,14 +52,15 @@ type conn struct {
 	wmu    sync.Mutex // one writer at a time
 	wsGone bool       // set under wmu once the handler returned: the socket is recycled by then
 
-	mu     sync.Mutex
-	nextID int64
-	calls  map[int64]chan message
-	opens  map[string]chan message // by run id
-	tabs   map[int]*session
-	active int // runs dispatched to it, opening or running (guarded by Hub.mu)
-	closed bool
-	reason string
+	mu       sync.Mutex
+	nextID   int64
+	calls    map[int64]chan message
+	opens    map[string]chan message // by run id
+	tabs     map[int]*session
+	active   int  // runs dispatched to it, opening or running (guarded by Hub.mu)
+	welcomed bool // the welcome frame went out; runs may be dispatched (guarded by Hub.mu)
+	closed   bool
+	reason   string
 
 	done chan struct{}
 }

@@ -216,10 +216,17 @@ func (h *Hub) serveWS(ws *websocket.Conn) {
 		return
 	}
 	c := newConn(h, store.NewID("x"), key.Account, hello.Version, ws)
+	// Counted before the welcome goes out, so whoever reads the welcome sees the connection;
+	// runs are handed to it only after the welcome (kick), which the extension expects first.
+	h.register(c)
 	if err := c.write(message{Type: "welcome", Account: key.Account}); err != nil {
+		h.remove(c)
 		return
 	}
-	h.add(c)
+	h.mu.Lock()
+	c.welcomed = true
+	h.mu.Unlock()
+	h.kick(c.account)
 	h.log.Info("extension connected", "conn", c.id, "account", c.account, "version", c.version)
 	reason := "connection closed"
 	if err := c.serve(); !websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
@@ -240,11 +247,10 @@ func refuse(ws *websocket.Conn, code int, errCode, msg string) {
 	_ = ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, msg), time.Now().Add(writeTimeout))
 }
 
-func (h *Hub) add(c *conn) {
+func (h *Hub) register(c *conn) {
 	h.mu.Lock()
 	h.conns[c.account] = append(h.conns[c.account], c)
 	h.mu.Unlock()
-	h.kick(c.account)
 }
 
 func (h *Hub) remove(c *conn) {
@@ -466,7 +472,7 @@ func (h *Hub) kick(account string) {
 	for !h.closed && len(h.queue[account]) > 0 {
 		var best *conn
 		for _, c := range h.conns[account] {
-			if c.active < h.cfg.PerExtension && (best == nil || c.active < best.active) {
+			if c.welcomed && c.active < h.cfg.PerExtension && (best == nil || c.active < best.active) {
 				best = c
 			}
 		}
