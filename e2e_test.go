@@ -887,10 +887,12 @@ func (s *rodeoServer) postOK(t *testing.T, path string) {
 	}
 }
 
-// run posts an agent, waits for it and returns the document (a 503 fails the test).
+// run posts an agent, waits for it and returns the document. It is a client that honours 503
+// busy + Retry-After for a while: the servers here run a 500 ms lease timeout, and on a loaded
+// machine a released context's replacement can take longer than that to start.
 func (s *rodeoServer) run(t *testing.T, goal string, nodes []map[string]any) scripts.Doc {
 	t.Helper()
-	return s.runRetrying(t, goal, nodes, 0)
+	return s.runRetrying(t, goal, nodes, 20*time.Second)
 }
 
 // runRetrying is run for a client that honours 503 busy + Retry-After for up to limit.

@@ -33,7 +33,8 @@ import (
 // tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the others).
 //
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
-// logs the ranking of its cases, GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
+// logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
+// heuristic (its tuning misses and figures), GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
 // text score) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
@@ -306,7 +307,10 @@ func TestGrounding(t *testing.T) {
 			}
 		}
 	}
-	if dbg := os.Getenv("GROUNDING_DEBUG"); dbg != "" {
+	for _, dbg := range strings.Split(os.Getenv("GROUNDING_DEBUG"), ";;") {
+		if dbg == "" {
+			continue
+		}
 		name, desc, _ := strings.Cut(dbg, "|")
 		for _, gp := range pages {
 			for _, c := range gp.file.Cases {
@@ -358,6 +362,21 @@ func TestGrounding(t *testing.T) {
 				fmt.Fprintf(confOut, "%v,%.2f,%.3f,%.3f,%.2f,%q\n", o.top1, res.Confidence, top, second, text, c.Description)
 			}
 		}
+	}
+	if os.Getenv("GROUNDING_FAST") != "" { // a tuning loop: the heuristic's misses and figures only
+		for _, o := range heur {
+			if !o.top1 && !o.holdout {
+				t.Logf("MISS %s %q -> %s", o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 200))
+			}
+		}
+		var t1 []groundingOutcome
+		for _, o := range heur {
+			o.correct = o.top1
+			t1 = append(t1, o)
+		}
+		tt, th, ta := summarize(t1)
+		t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
+		return
 	}
 	// 2. The engine with the scripted model (no cache).
 	oracle := &answerFromExpected{}

@@ -29,7 +29,8 @@ type Parsed struct {
 	Attrs map[string]string
 	// Intent is what the instruction's verb implies ("Click", "Type into", "Read"), IntentAny if none.
 	Intent Intent
-	// Kind is a value shape the description asks for: "price" (a currency amount), "" otherwise.
+	// Kind is a value shape the description asks for: "price" (a currency amount), "count",
+	// "figure" (any number), "time", "date", "percent" (see kindShapes); "" otherwise.
 	Kind string
 	// Counted is the item noun of a description that is only an ordinal and items ("the
 	// tenth tea"): the target is the Nth of the page's most item-like repeated elements.
@@ -342,6 +343,9 @@ func Parse(description string) Parsed {
 				p.Kind = "figure"
 			}
 		}
+	}
+	if k := kindOf(p.Words); k != "" && (p.Kind == "" || p.Kind == "figure") {
+		p.Kind = k
 	}
 	// A description that is all item words ("the second result") counts over the items
 	// themselves: Counted keeps the noun for the resolver, Words the text to match.

@@ -71,6 +71,7 @@ type prepared struct {
 	toks        [][]string // per field, stemmed
 	joined      []string   // per field, the stemmed tokens joined by spaces
 	price       bool
+	shape       shape // the value shape of its text (valueShape)
 	descendants int
 	parentRole  string
 }
@@ -124,6 +125,7 @@ func prepareNow(s *Snapshot) []prepared {
 			}
 			p.norm[f], p.toks[f], p.joined[f] = m.norm, m.toks, m.joined
 		}
+		p.shape = valueShape(firstOf(p.norm[textField], p.norm[0]))
 		ps[i] = p
 	}
 	// Included descendants per element, for the "huge container" penalty.
@@ -176,6 +178,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	qs := newQueryText(p)
+	qs.weigh(ps, s.Title, p.Head)
 	var all []scored
 	for i := range ps {
 		c, ok := score(&ps[i], p, qs, intent)
@@ -222,7 +225,80 @@ type queryText struct {
 	wordsJoined     string   // words joined by spaces
 	rawWords        string   // the description's words (Parsed.Words) joined by spaces
 	roleWordsJoined string   // roleWords joined by spaces
+
+	// wordW weighs words in a partial match (see weigh); nil until weighed.
+	wordW []float64
 }
+
+// weigh sets how much each description word counts when an element carries only some of them.
+// The head noun counts more ("the ticket status" is a status). A word that many elements
+// carry, or that the page's title carries, says less about which element is meant: on a
+// helpdesk page every other control mentions tickets. Document frequency counts the elements
+// whose own name fields (not a container's gathered text) have the word.
+func (qt *queryText) weigh(ps []prepared, title string, head string) {
+	if len(qt.words) < 2 {
+		return
+	}
+	titleToks := tokens(normalize(title))
+	headTok := ""
+	if head != "" && !itemWords[head] {
+		headTok = stem(singular(head))
+	}
+	qt.wordW = make([]float64, len(qt.words))
+	for i, w := range qt.words {
+		df := 0
+		for k := range ps {
+			if carriesWord(&ps[k], w) {
+				df++
+			}
+		}
+		wt := 1 / (1 + weightIDF*math.Log(1+float64(df)))
+		switch {
+		case df == 0:
+			wt = weightNone // a word no element has cannot tell elements apart
+		case w == headTok:
+			wt *= weightHead
+		}
+		if contains(titleToks, w) {
+			wt *= weightTitle
+		}
+		qt.wordW[i] = wt
+	}
+}
+
+// carriesWord reports whether an element's own naming fields have word w.
+func carriesWord(pe *prepared, w string) bool {
+	for _, f := range nameFields {
+		if f == textField && pe.descendants > 0 || f == ctxField {
+			continue
+		}
+		for _, b := range pe.toks[f] {
+			if wordLike(w, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordLike reports whether value token b stands for description token a in a partial match.
+func wordLike(a, b string) bool {
+	return a == b || alternative(a, b) || len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b))
+}
+
+// nameFields are the fields that name an element itself; textField is the gathered text.
+var nameFields = []int{0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11}
+
+// Word weights (weigh): the document-frequency damping, the weight of a word no element has,
+// the head noun's boost and a title word's discount.
+const (
+	weightIDF   = 0.35
+	weightNone  = 0.5
+	weightHead  = 1.25
+	weightTitle = 0.6
+)
+
+const textField = 3
 
 func contains(toks []string, t string) bool {
 	for _, x := range toks {
@@ -290,7 +366,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			textScore = 0.85*ph + 0.15*ws
 		}
 	} else if len(qt.words) > 0 {
-		s, f, how := bestField(pe, qt.rawWords, qt.words, qt.wordsJoined, false)
+		s, f, how := bestFieldW(pe, qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, false)
 		textScore = s
 		if s > 0 {
 			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
@@ -392,6 +468,23 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 
+	if ks := kindShapes[p.Kind]; ks != 0 {
+		if pe.shape&ks != 0 {
+			switch {
+			case len(e.Text) <= 24:
+				total += 0.35
+			case pe.descendants == 0:
+				total += 0.25
+			default:
+				total += 0.1
+			}
+			roleOK = true
+			why = append(why, "a "+p.Kind)
+		} else {
+			total -= 0.15
+		}
+	}
+
 	if p.Kind == "count" {
 		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
 			total += 0.2
@@ -438,10 +531,15 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// stays only if relate finds such an anchor.
 	needAnchor := false
 	if hasText && textScore == 0 && !attrHit {
-		if !(roleScore == roleExact || p.Kind == "price" && pe.price) {
+		switch {
+		case pe.shape&kindShapes[p.Kind] != 0:
+			// A value of the asked-for shape is a candidate of its own ("the percent change"
+			// on a quote page with one percentage); words on an anchor beside it raise it.
+		case roleScore == roleExact || p.Kind == "price" && pe.price:
+			needAnchor = true
+		default:
 			return scored{}, false
 		}
-		needAnchor = true
 	}
 	if !hasText && !attrHit && !roleOK && len(qt.ctx) == 0 {
 		return scored{}, false
@@ -555,12 +653,17 @@ func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 // bestField returns the best weighted match of a query phrase over the element's fields; qt is
 // qtoks joined by spaces.
 func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhrase bool) (float64, int, string) {
+	return bestFieldW(pe, phrase, qtoks, nil, qt, exactPhrase)
+}
+
+// bestFieldW is bestField with per-token weights for partial matches (nil: all alike).
+func bestFieldW(pe *prepared, phrase string, qtoks []string, w []float64, qt string, exactPhrase bool) (float64, int, string) {
 	best, bf, how := 0.0, 0, ""
 	for f := range fields {
 		if pe.norm[f] == "" {
 			continue
 		}
-		s, h := match(phrase, qtoks, qt, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)
+		s, h := match(phrase, qtoks, w, qt, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)
 		s *= fields[f].w
 		if s > best {
 			best, bf, how = s, f, h
@@ -571,7 +674,7 @@ func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhra
 
 // match scores query text against one field value: exact > prefix > contains > token overlap. qt
 // is qtoks joined by spaces, vt vtoks.
-func match(q string, qtoks []string, qt string, v string, vtoks []string, vt string, exactPhrase bool) (float64, string) {
+func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []string, vt string, exactPhrase bool) (float64, string) {
 	if q == "" || v == "" {
 		return 0, ""
 	}
@@ -597,7 +700,7 @@ func match(q string, qtoks []string, qt string, v string, vtoks []string, vt str
 	if qt != "" && (containsWords(vt, qt) || strings.Contains(v, q) && len(q) >= 4) {
 		return 0.68 + 0.2*cov, "contains"
 	}
-	o := overlap(qtoks, vtoks)
+	o := overlapW(qtoks, w, vtoks)
 	if o == 0 {
 		return 0, ""
 	}
@@ -630,12 +733,20 @@ func containsWords(vt, qt string) bool {
 
 // overlap is the fraction of query tokens found in the value's tokens (prefix matches of four or
 // more letters count 0.7: "sign" ~ "signup").
-func overlap(q, v []string) float64 {
+func overlap(q, v []string) float64 { return overlapW(q, nil, v) }
+
+// overlapW is overlap with a weight per query token (nil: all alike).
+func overlapW(q []string, w []float64, v []string) float64 {
 	if len(q) == 0 || len(v) == 0 {
 		return 0
 	}
-	got := 0.0
-	for _, a := range q {
+	got, total := 0.0, 0.0
+	for i, a := range q {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		total += wi
 		best := 0.0
 		for _, b := range v {
 			if a == b {
@@ -649,9 +760,9 @@ func overlap(q, v []string) float64 {
 				best = 0.7
 			}
 		}
-		got += best
+		got += wi * best
 	}
-	return got / float64(len(q))
+	return got / total
 }
 
 func attrScore(e *Element, k, v string) float64 {

@@ -316,6 +316,17 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 				own |= colMask
 			}
 		}
+		if ps[c].shape&kindShapes[p.Kind] != 0 {
+			// "Yesterday" is a due date: the shape stands for the kind words ("date", "when").
+			for b, w := range words {
+				if kindWords[w] == p.Kind {
+					own |= 1 << b
+				}
+			}
+			if kindWords[p.Head] == p.Kind {
+				own |= head
+			}
+		}
 		miss := full &^ own
 		if miss == 0 {
 			continue
@@ -338,7 +349,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			}
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
-			if frac > best && s.Elements[a].Role != ce.Role && !isAncestor(s, c, a) && associated(s, c, a) {
+			if frac > best && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role]) && !isAncestor(s, c, a) && associated(s, c, a) {
 				best = frac
 			}
 		}
@@ -367,6 +378,10 @@ func sortByScore(all []scored, idx []int) {
 		}
 	}
 }
+
+// plainRoles say nothing of what an element is: a text may be anchored by another text (a
+// task's due date by its title), a listbox is not by its options.
+var plainRoles = map[string]bool{"text": true, "paragraph": true, "cell": true, "gridcell": true}
 
 // itemRoles are the roles of repeated containers an anchor and its target share.
 var itemRoles = map[string]bool{"listitem": true, "row": true, "article": true, "option": true}
@@ -410,18 +425,18 @@ func associated(s *Snapshot, c, a int) bool {
 	}
 	lo, hi := min(c, a), max(c, a)
 	for k := lo + 1; k < hi; k++ {
-		if sh := s.Elements[k].Shape; sh == ec.Shape || sh == ea.Shape {
+		if ek := &s.Elements[k]; alike(ek, ec) || alike(ek, ea) {
 			return false
 		}
 	}
 	if a > c {
 		// The anchor follows c: c may belong to a look-alike of a before it.
 		for k := c - 1; k >= max(0, c-anchorWindow); k-- {
-			sh := s.Elements[k].Shape
-			if sh == ec.Shape {
+			ek := &s.Elements[k]
+			if alike(ek, ec) {
 				break
 			}
-			if sh == ea.Shape {
+			if alike(ek, ea) {
 				if dist(ec, &s.Elements[k]) < dist(ec, ea) {
 					return false
 				}
@@ -430,6 +445,17 @@ func associated(s *Snapshot, c, a int) bool {
 		}
 	}
 	return true
+}
+
+// alike reports whether two elements look like the same part of repeated items: the same tag
+// path and the same first class ("title" and "due" spans of a task row are different parts).
+func alike(a, b *Element) bool {
+	return a.Shape == b.Shape && firstField(a.Class) == firstField(b.Class)
+}
+
+func firstField(s string) string {
+	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	return f
 }
 
 // sameRow reports two cells of one table row: both in a table, vertically centred alike.

@@ -1,0 +1,138 @@
+package semantic
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Value shapes: what kind of value an element's text is, so that "the cook time" prefers
+// "25 min", "the due date" prefers "May 3" or "Yesterday" and "the percent change" prefers
+// "(+2.04%)" even when the words of the description are only on a label beside it. The
+// classifier is a hand-written scan (no regular expressions): it runs on every short element of
+// every snapshot.
+
+type shape uint8
+
+const (
+	shapeTime    shape = 1 << iota // a duration or a clock time: "25 min", "1h 20m", "9:14 AM"
+	shapeDate                      // a date or a day: "May 3", "3/14/2025", "Yesterday", "Wednesday"
+	shapePercent                   // "+2.04%"
+	shapeNumber                    // a bare figure: "912.40", "1,204"
+)
+
+// kindShapes maps a description's kind to the shapes that satisfy it.
+var kindShapes = map[string]shape{
+	"time":    shapeTime,
+	"date":    shapeDate | shapeTime,
+	"percent": shapePercent,
+}
+
+// kindWords map description words to the value kind they ask for.
+var kindWords = map[string]string{
+	"time": "time", "duration": "time", "runtime": "time", "eta": "time",
+	"date": "date", "dates": "date", "when": "date", "deadline": "date", "day": "date",
+	"percent": "percent", "percentage": "percent",
+}
+
+var timeUnits = map[string]bool{
+	"s": true, "sec": true, "secs": true, "second": true, "seconds": true, "m": true, "min": true, "mins": true,
+	"minute": true, "minutes": true, "h": true, "hr": true, "hrs": true, "hour": true, "hours": true, "am": true,
+	"pm": true, "d": true, "day": true, "days": true, "wk": true, "wks": true, "week": true, "weeks": true,
+	"a": true, "p": true, // "9:14 a.m."
+}
+
+var dateWords = map[string]bool{
+	"jan": true, "january": true, "feb": true, "february": true, "mar": true, "march": true, "apr": true,
+	"april": true, "may": true, "jun": true, "june": true, "jul": true, "july": true, "aug": true, "august": true,
+	"sep": true, "sept": true, "september": true, "oct": true, "october": true, "nov": true, "november": true,
+	"dec": true, "december": true,
+}
+
+var dayWords = map[string]bool{
+	"today": true, "yesterday": true, "tomorrow": true, "monday": true, "tuesday": true, "wednesday": true,
+	"thursday": true, "friday": true, "saturday": true, "sunday": true, "mon": true, "tue": true, "wed": true,
+	"thu": true, "fri": true, "sat": true, "sun": true,
+}
+
+// valueShape classifies a normalized (lowercased) text of at most 60 characters.
+func valueShape(s string) shape {
+	if s == "" || len(s) > 60 {
+		return 0
+	}
+	var sh shape
+	digits, letters := false, false
+	months := false
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case unicode.IsDigit(r):
+			digits = true
+			j := i
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == ',') {
+				j++
+			}
+			k := j
+			for k < len(s) && s[k] == ' ' {
+				k++
+			}
+			switch {
+			case k < len(s) && s[k] == '%':
+				sh |= shapePercent
+			case j < len(s) && (s[j] == ':' && j+2 < len(s) && isDigitByte(s[j+1]) && isDigitByte(s[j+2])):
+				sh |= shapeTime
+			case j < len(s) && s[j] == '/' && j+1 < len(s) && isDigitByte(s[j+1]):
+				sh |= shapeDate
+			case k < len(s) && isLetterByte(s[k]):
+				e := k
+				for e < len(s) && isLetterByte(s[e]) {
+					e++
+				}
+				if timeUnits[s[k:e]] {
+					sh |= shapeTime
+				}
+			}
+			i = j
+			continue
+		case unicode.IsLetter(r):
+			letters = true
+			e := i
+			for e < len(s) && isLetterByte(s[e]) {
+				e++
+			}
+			if e == i { // a non-ASCII letter
+				i += n
+				continue
+			}
+			w := s[i:e]
+			if dateWords[w] {
+				months = true
+			} else if dayWords[w] {
+				sh |= shapeDate
+			}
+			i = e
+			continue
+		}
+		i += n
+	}
+	if months && digits {
+		sh |= shapeDate
+	}
+	if digits && !letters && sh == 0 {
+		sh |= shapeNumber
+	}
+	return sh
+}
+
+func isDigitByte(b byte) bool  { return b >= '0' && b <= '9' }
+func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' }
+
+// kindOf returns the value kind the description's words ask for, "" for none.
+func kindOf(words []string) string {
+	for _, w := range words {
+		if k, ok := kindWords[strings.ToLower(w)]; ok {
+			return k
+		}
+	}
+	return ""
+}

@@ -1,0 +1,66 @@
+package semantic
+
+import "testing"
+
+func TestValueShape(t *testing.T) {
+	cases := []struct {
+		text string
+		want shape
+	}{
+		{"25 min", shapeTime},
+		{"1h 20m", shapeTime},
+		{"9:14 am–9:38 am", shapeTime},
+		{"may 3, 12:40 pm", shapeTime | shapeDate},
+		{"aug 14, 2025 · iphone 15 pro", shapeDate},
+		{"yesterday", shapeDate},
+		{"3/14/2025", shapeDate},
+		{"(+2.04%)", shapePercent},
+		{"912.40", shapeNumber},
+		{"1,204", shapeNumber},
+		{"$24.00", shapeNumber},
+		{"may i help you", 0},
+		{"12 results", 0},
+		{"room 114", 0},
+		{"", 0},
+	}
+	for _, c := range cases {
+		if got := valueShape(c.text); got != c.want {
+			t.Errorf("valueShape(%q) = %b, want %b", c.text, got, c.want)
+		}
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	for desc, want := range map[string]string{
+		"the cook time":                     "time",
+		"the due date of the passport task": "date",
+		"when the photo was taken":          "date",
+		"the percent change":                "percent",
+		"the order total":                   "figure",
+		"the price of the socks":            "price",
+		"the Submit button":                 "",
+	} {
+		if got := Parse(desc).Kind; got != want {
+			t.Errorf("%q: kind %q, want %q", desc, got, want)
+		}
+	}
+}
+
+// TestWordWeights: a word many elements carry counts less in a partial match than the head noun
+// no other element has ("the ticket status" on a helpdesk page is the status, not a ticket
+// control).
+func TestWordWeights(t *testing.T) {
+	s := &Snapshot{Title: "Ticket #48213 · Helpdesk", Elements: []Element{
+		{ID: 0, Role: "searchbox", Tag: "input", Name: "Search tickets", Placeholder: "Search tickets", Interactive: true, Editable: true, Visible: true, Enabled: true, Parent: -1},
+		{ID: 1, Role: "button", Tag: "button", Name: "+ New ticket", Text: "+ New ticket", Interactive: true, Visible: true, Enabled: true, Parent: -1},
+		{ID: 2, Role: "heading", Tag: "h1", Name: "Printer offline", Text: "Printer offline", Visible: true, Enabled: true, Parent: -1},
+		{ID: 3, Role: "text", Tag: "span", Name: "Open", Text: "Open", IDAttr: "status-pill", Class: "status", Visible: true, Enabled: true, Parent: -1},
+	}}
+	res, err := Resolve(s, Query{Description: "the ticket status", Intent: IntentRead})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Element.ID != 3 {
+		t.Fatalf("got %s, want the status pill", describe(&res.Element))
+	}
+}
