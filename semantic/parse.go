@@ -48,6 +48,10 @@ type Parsed struct {
 	// last word of the first noun phrase ("the order total" -> "total", "the email of Tom" ->
 	// "email", "the Zentra's memory" -> "memory"); empty when that word is a role word.
 	Head string
+	// NameOf are the words of a "the X name" / "the X title" description ("the hotel name",
+	// "the article headline"): the target is what names an X (its heading, most often), not
+	// an element whose text says X ("Hotels", "Search products").
+	NameOf []string
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
@@ -84,6 +88,10 @@ var verbs = []struct {
 	{"read", IntentRead}, {"get", IntentRead}, {"extract", IntentRead}, {"copy", IntentRead}, {"grab", IntentRead},
 	{"what is", IntentRead}, {"what's", IntentRead}, {"wait for", IntentRead}, {"verify", IntentRead}, {"look at", IntentRead},
 }
+
+// phrasalVerbs start instructions whose verb is the control's own name ("Check in online",
+// "Sign in"): they imply a click but stay in the description.
+var phrasalVerbs = []string{"check in", "check out", "sign in", "sign up", "sign out", "log in", "log out", "opt out", "opt in"}
 
 // roleWords maps role words to roles. Multi-word entries are matched before single words.
 var roleWords = map[string][]string{
@@ -347,6 +355,7 @@ func Parse(description string) Parsed {
 	if k := kindOf(p.Words); k != "" && (p.Kind == "" || p.Kind == "figure") {
 		p.Kind = k
 	}
+	nameOf(&p)
 	// A description that is all item words ("the second result") counts over the items
 	// themselves: Counted keeps the noun for the resolver, Words the text to match.
 	if p.Item != "" && len(p.Roles) == 0 && len(p.Words) == 0 && len(p.Quoted) == 0 {
@@ -411,6 +420,13 @@ func stripInstruction(s string, p *Parsed) string {
 		return m[1]
 	}
 	low := strings.ToLower(s)
+	for _, pv := range phrasalVerbs {
+		// "check in for the flight": "check in" is the action the control is named after.
+		if strings.HasPrefix(low, pv+" ") || low == pv {
+			p.Intent = IntentClick
+			return s
+		}
+	}
 	for _, v := range verbs {
 		if strings.HasPrefix(low, v.words) && (len(low) == len(v.words) || !isWordRune(rune(low[len(v.words)]))) {
 			rest := strings.TrimSpace(s[len(v.words):])
@@ -601,6 +617,30 @@ var verbHeads = map[string]bool{
 var npBreaks = map[string]bool{
 	"of": true, "for": true, "on": true, "in": true, "with": true, "to": true, "from": true, "under": true, "about": true,
 	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
+}
+
+// nameHeads end a "the X name" description; the role words title/headline/heading do too.
+var nameHeads = map[string]bool{"name": true, "subject": true}
+
+// nameOf recognizes "the hotel name", "the article headline", "the topic title" (one or two
+// words and a name word, nothing else) and sets NameOf. It does not ask for the heading role:
+// "the customer name" may well be the value beside a "Customer name" label.
+func nameOf(p *Parsed) {
+	if p.Ordinal != 0 || len(p.Quoted) > 0 || len(p.Attrs) > 0 || len(p.Context) > 0 || p.Kind != "" {
+		return
+	}
+	words := p.Words
+	switch {
+	case len(p.RoleWords) == 1 && (p.RoleWords[0] == "title" || p.RoleWords[0] == "headline" || p.RoleWords[0] == "heading"):
+	case len(p.RoleWords) == 0 && len(words) >= 2 && nameHeads[words[len(words)-1]]:
+		words = words[:len(words)-1]
+	default:
+		return
+	}
+	if len(words) == 0 || len(words) > 2 {
+		return
+	}
+	p.NameOf = append([]string(nil), words...)
 }
 
 // headOf finds the head word of a description's main words (see Parsed.Head).

@@ -156,6 +156,9 @@ type scored struct {
 	// needAnchor marks a candidate kept for its role alone: relate drops it unless it finds
 	// the description's words on an element of the same item.
 	needAnchor bool
+	// collection marks a heading that names a collection of what is asked for ("Hotels" for
+	// "the hotel confirmation number"): the text after it is not a value it labels.
+	collection bool
 }
 
 func intentOf(q Query, p *Parsed) Intent {
@@ -510,6 +513,25 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 
+	// "the flight confirmation code" is not the "Flights" section heading.
+	collection := false
+	if e.Role == "heading" && len(p.NameOf) == 0 && (len(p.Roles) == 0 || p.Roles[0] != "heading") {
+		for _, w := range p.Words {
+			if namesPlural(pe.norm[0], w) {
+				total -= 0.35
+				collection = true
+				why = append(why, "names "+w+"s, not one "+w)
+				break
+			}
+		}
+	}
+	if len(p.NameOf) > 0 && intent != IntentType && intent != IntentClick {
+		if s, why1 := nameOfScore(pe, p.NameOf, intent); s != 0 {
+			total += s
+			why = append(why, why1)
+		}
+	}
+
 	// The item an ordinal counts over ("the price of the third product") often names the items'
 	// heading or section.
 	if qt.item != "" && (contains(pe.toks[ctxField], qt.item) || contains(pe.toks[0], qt.item)) {
@@ -535,6 +557,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		case pe.shape&kindShapes[p.Kind] != 0:
 			// A value of the asked-for shape is a candidate of its own ("the percent change"
 			// on a quote page with one percentage); words on an anchor beside it raise it.
+		case len(p.NameOf) > 0 && e.Role == "heading" && intent != IntentType && intent != IntentClick:
+			// "the article headline": the page's headings are candidates without the word.
 		case roleScore == roleExact || p.Kind == "price" && pe.price:
 			needAnchor = true
 		default:
@@ -619,7 +643,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	return scored{
 		Candidate: Candidate{Element: *e, Score: round3(total), Why: strings.Join(why, "; ")},
-		text:      textScore, eligible: eligible, reason: reason, needAnchor: needAnchor,
+		text:      textScore, eligible: eligible, reason: reason, needAnchor: needAnchor, collection: collection,
 	}, true
 }
 
@@ -994,4 +1018,64 @@ func contained(pe *prepared, all []string) (float64, int) {
 		}
 	}
 	return best, bf
+}
+
+// nameOfScore rates an element as the name of an X ("the hotel name"): the page's main heading
+// is the likeliest, an id or class that says so ("product-title", #hotel) is strong evidence,
+// and an element that names X in the plural ("Hotels", "Suggested topics") is the heading of
+// a collection of them, not an X's name. A control is not a name.
+func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
+	e := pe.el
+	s, why := 0.0, ""
+	switch {
+	case e.Tag == "h1":
+		s, why = 0.25, "the main heading"
+	case e.Tag == "h2":
+		s, why = 0.15, "a top heading"
+	case e.Role == "heading":
+		s, why = 0.1, "a heading"
+	}
+	names := append(append([]string(nil), of...), "title", "name", "subject", "headline")
+	for _, f := range []int{idField, classField, testIDField} {
+		hit := false
+		for _, w := range names {
+			if contains(pe.toks[f], stem(w)) {
+				hit = true
+				break
+			}
+		}
+		if hit {
+			s += 0.15
+			why = strings.TrimPrefix(why+"; "+fields[f].name+" names it", "; ")
+			break
+		}
+	}
+	for _, w := range of {
+		if namesPlural(pe.norm[0], w) {
+			s -= 0.3
+			why = strings.TrimPrefix(why+"; names "+w+"s, not one "+w, "; ")
+			break
+		}
+	}
+	if e.Interactive && intent != IntentClick {
+		s -= 0.15
+	}
+	return s, why
+}
+
+// Field indexes of fields, for the code that looks at one.
+const (
+	idField     = 9
+	classField  = 11
+	testIDField = 10
+)
+
+// namesPlural reports whether name has word w only in the plural ("Hotels" for "hotel"): a
+// heading that names a collection ("Flights", "Suggested topics") is not one of its items.
+func namesPlural(name, w string) bool {
+	if len(w) < 3 || strings.HasSuffix(w, "s") {
+		return false
+	}
+	own := " " + name + " "
+	return !strings.Contains(own, " "+w+" ") && (strings.Contains(own, " "+w+"s ") || strings.Contains(own, " "+w+"es "))
 }

@@ -50,8 +50,8 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 // labelValues gives the value an element labels the label's match (plus a little) when the
 // user reads, and lowers the label itself.
 func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []scored, labelOf map[int]int) []scored {
-	if intent != IntentRead && intent != IntentAny {
-		return all
+	if intent != IntentRead && intent != IntentAny || len(p.NameOf) > 0 {
+		return all // "the hotel name" is the name itself, not what follows it
 	}
 	have := make(map[int]int, len(all))
 	for i := range all {
@@ -60,6 +60,9 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []sco
 	n := len(all)
 	for i := 0; i < n; i++ {
 		c := all[i]
+		if c.collection {
+			continue
+		}
 		vs := valuesOf(s, ps, c.Element.ID)
 		if len(vs) == 0 || roleFits(&c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
 			continue // "the last product's title" asks for the heading itself
