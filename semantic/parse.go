@@ -52,6 +52,9 @@ type Parsed struct {
 	// "the article headline"): the target is what names an X (its heading, most often), not
 	// an element whose text says X ("Hotels", "Search products").
 	NameOf []string
+	// ItemLink marks "the REI result": the link of the item that carries the other words (the
+	// role is link, found through anchors).
+	ItemLink bool
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
@@ -356,6 +359,11 @@ func Parse(description string) Parsed {
 		p.Kind = k
 	}
 	nameOf(&p)
+	// "Click the REI result": an item named by a word on it; what one opens is its link.
+	if p.Intent != IntentType && p.Ordinal == 0 && len(p.Roles) == 0 && len(p.Quoted) == 0 && itemWords[p.Head] && len(p.Words) >= 2 && p.Kind == "" {
+		p.Roles = []string{"link"}
+		p.ItemLink = true
+	}
 	// A description that is all item words ("the second result") counts over the items
 	// themselves: Counted keeps the noun for the resolver, Words the text to match.
 	if p.Item != "" && len(p.Roles) == 0 && len(p.Words) == 0 && len(p.Quoted) == 0 {
