@@ -231,6 +231,9 @@ type queryText struct {
 
 	// wordW weighs words in a partial match (see weigh); nil until weighed.
 	wordW []float64
+	// offPage is true when no element carries any of the words ("the stock price" on a quote
+	// page whose price has no label): the role or value kind alone then picks the element.
+	offPage bool
 }
 
 // weigh sets how much each description word counts when an element carries only some of them.
@@ -239,21 +242,26 @@ type queryText struct {
 // helpdesk page every other control mentions tickets. Document frequency counts the elements
 // whose own name fields (not a container's gathered text) have the word.
 func (qt *queryText) weigh(ps []prepared, title string, head string) {
+	titleToks := tokens(normalize(title))
 	if len(qt.words) < 2 {
+		qt.offPage = len(qt.words) == 1 && len(qt.phrases) == 0 && !anyCarries(ps, qt.words[0])
 		return
 	}
-	titleToks := tokens(normalize(title))
 	headTok := ""
 	if head != "" && !itemWords[head] {
 		headTok = stem(singular(head))
 	}
 	qt.wordW = make([]float64, len(qt.words))
+	qt.offPage = len(qt.phrases) == 0
 	for i, w := range qt.words {
 		df := 0
 		for k := range ps {
 			if carriesWord(&ps[k], w) {
 				df++
 			}
+		}
+		if df > 0 || !contains(titleToks, w) && anyContext(ps, w) {
+			qt.offPage = false
 		}
 		wt := 1 / (1 + weightIDF*math.Log(1+float64(df)))
 		switch {
@@ -267,6 +275,24 @@ func (qt *queryText) weigh(ps []prepared, title string, head string) {
 		}
 		qt.wordW[i] = wt
 	}
+}
+
+func anyCarries(ps []prepared, w string) bool {
+	for k := range ps {
+		if carriesWord(&ps[k], w) {
+			return true
+		}
+	}
+	return anyContext(ps, w)
+}
+
+func anyContext(ps []prepared, w string) bool {
+	for k := range ps {
+		if contains(ps[k].toks[ctxField], w) {
+			return true
+		}
+	}
+	return false
 }
 
 // carriesWord reports whether an element's own naming fields have word w.
@@ -466,6 +492,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			}
 			roleOK = true
 			why = append(why, "a price")
+		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") {
+			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
+			total += 0.25
+			roleOK = true
+			why = append(why, "a figure like a price")
 		} else {
 			total -= 0.2
 		}
@@ -559,8 +590,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// on a quote page with one percentage); words on an anchor beside it raise it.
 		case len(p.NameOf) > 0 && e.Role == "heading" && intent != IntentType && intent != IntentClick:
 			// "the article headline": the page's headings are candidates without the word.
-		case roleScore == roleExact || p.Kind == "price" && pe.price:
-			needAnchor = true
+		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
+			needAnchor = !qt.offPage
 		default:
 			return scored{}, false
 		}

@@ -37,6 +37,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	all = labelValues(s, ps, p, intent, all, labelOf)
 	all = leadLabels(s, intent, all)
 	all = anchors(s, ps, p, qt, all, labelOf)
+	all = labelledOtherwise(s, ps, qt, all)
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
 	for _, c := range all {
@@ -555,4 +556,31 @@ func sameSection(a, b *Element) bool {
 		return false
 	}
 	return within(a, b) || within(b, a)
+}
+
+// labelledOtherwise lowers a candidate that matched by shape or role alone (no words) when a
+// label of its own says it is something else: "the percent change" is not the "0.00%" beside
+// "Dividend & yield".
+func labelledOtherwise(s *Snapshot, ps []prepared, qt *queryText, all []scored) []scored {
+	if len(qt.words) == 0 {
+		return all
+	}
+	for i := range all {
+		c := &all[i]
+		if c.text > 0 {
+			continue
+		}
+		id := c.Element.ID
+		for l, steps := id-1, 0; l >= 0 && steps < 4; l, steps = l-1, steps+1 {
+			if s.Elements[l].Parent != s.Elements[id].Parent || valueOf(s, ps, l) != id {
+				continue
+			}
+			if overlap(qt.words, ps[l].toks[0]) == 0 {
+				c.Score = round3(c.Score - 0.1)
+				c.Why += "; labelled " + clip(s.Elements[l].Name, 30)
+			}
+			break
+		}
+	}
+	return all
 }
