@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/errs"
 )
@@ -173,3 +174,90 @@ func TestSnap_Fields(t *testing.T) {
 		t.Errorf("button in the modal: %+v", e)
 	}
 }
+
+// TestSnap_CachedMatchesFresh checks the page-side cache of derived data: after random DOM
+// changes, a snapshot that reuses it must equal one derived from scratch.
+func TestSnap_CachedMatchesFresh(t *testing.T) {
+	for _, name := range []string{"shadow.html", "signup.html", "modal.html", "table.html", "icons.html", "checklist.html"} {
+		t.Run(name, func(t *testing.T) {
+			p, _ := snapFixture(t, name)
+			for round := 0; round < 16; round++ {
+				mutate := rod.Eval(mutateJS, 7919*len(name)+round)
+				if round == 0 {
+					// attachShadow is no mutation: the ancestors' cached text must still see it.
+					mutate = rod.Eval(`() => { for (const e of document.querySelectorAll('body span, body div')) if (!e.shadowRoot && e.textContent.trim()) { e.attachShadow({mode: 'open'}).innerHTML = '<b>attached later</b> <slot></slot>'; return; } }`)
+				}
+				if _, err := p.Evaluate(mutate); err != nil {
+					t.Fatalf("mutate: %v", err)
+				}
+				if round%3 == 2 {
+					// Let the observer's callback take the records, as between real snapshots.
+					if _, err := p.Eval(`() => new Promise(r => setTimeout(r, 0))`); err != nil {
+						t.Fatal(err)
+					}
+				}
+				res, err := p.Evaluate(rod.Eval(`(k, f) => { const s = window[k]; return [s[f](), s[f](true)]; }`, windowKey, snapFn))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cached, fresh := res.Value.Arr()[0].Str(), res.Value.Arr()[1].Str()
+				if c, f := withoutGen(t, cached), withoutGen(t, fresh); c != f {
+					i := 0
+					for i < len(c) && i < len(f) && c[i] == f[i] {
+						i++
+					}
+					t.Fatalf("round %d: the cached snapshot differs from a fresh one at byte %d:\ncached %q\nfresh  %q", round, i, c[max(0, i-60):min(len(c), i+60)], f[max(0, i-60):min(len(f), i+60)])
+				}
+			}
+		})
+	}
+}
+
+// withoutGen is a wire snapshot without its leading generation number.
+func withoutGen(t *testing.T, w string) string {
+	t.Helper()
+	r := &wireReader{s: w}
+	r.num()
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	return w[r.i:]
+}
+
+// mutateJS applies a few random DOM changes (seeded): text, attributes the snapshot reads and
+// others, hidden, added, removed and moved elements, text changed while detached, shadow roots
+// attached to elements already snapshotted, style and form state, ids and labels.
+const mutateJS = `(seed) => {
+	let x = seed;
+	const rnd = n => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+	const all = [];
+	const collect = root => { for (const e of root.querySelectorAll('*')) { all.push(e); if (e.shadowRoot) collect(e.shadowRoot); if (e.tagName === 'IFRAME') { try { if (e.contentDocument) collect(e.contentDocument); } catch (err) {} } } };
+	collect(document);
+	const els = all.filter(e => e.closest('body') || (e.getRootNode() instanceof ShadowRoot));
+	if (!els.length) return 0;
+	const pick = () => els[rnd(els.length)];
+	const ops = [
+		() => { const e = pick(); for (const c of e.childNodes) if (c.nodeType === 3) { c.data = c.data + ' zed' + rnd(9); return; } },
+		() => { const e = pick(); e.setAttribute('aria-label', 'Label ' + rnd(50)); },
+		() => { const e = pick(); e.removeAttribute('aria-label'); },
+		() => { const e = pick(); if (e.tagName !== 'BODY' && e.tagName !== 'HTML') e.hidden = !e.hidden; },
+		() => { const e = pick(); const b = e.ownerDocument.createElement('button'); b.textContent = 'New ' + rnd(100); e.appendChild(b); },
+		() => { const e = pick(); if (e.tagName !== 'BODY' && e.tagName !== 'HTML' && e.parentNode) e.remove(); },
+		() => { const a = pick(), b = pick(); if (!a.contains(b) && !b.contains(a) && b.tagName !== 'HTML' && b.tagName !== 'BODY' && a.ownerDocument === b.ownerDocument) a.appendChild(b); },
+		() => { const e = pick(); e.setAttribute('role', ['button', 'heading', 'link', 'none', 'dialog'][rnd(5)]); },
+		() => { const e = pick(); e.className = 'cls' + rnd(10); },
+		() => { const e = pick(); e.title = 'Title ' + rnd(10); },
+		() => { const e = pick(); if (e.tagName === 'DIV' || e.tagName === 'SPAN' || e.tagName === 'SECTION') { try { const r = e.attachShadow({mode: 'open'}); r.innerHTML = '<b>shadow ' + rnd(9) + '</b><slot></slot>'; } catch (err) {} } },
+		() => { const e = pick(); if (e.shadowRoot) e.shadowRoot.appendChild(e.ownerDocument.createTextNode(' more ' + rnd(9))); },
+		() => { const e = pick(); e.setAttribute('alt', 'Alt ' + rnd(9)); },
+		() => { const e = pick(); e.setAttribute('aria-hidden', rnd(2) ? 'true' : 'false'); },
+		() => { const e = pick(); if (e.parentNode && e.tagName !== 'BODY' && e.tagName !== 'HTML') { e.remove(); for (const c of e.querySelectorAll('*')) if (c.firstChild && c.firstChild.nodeType === 3) c.firstChild.data += ' detached'; e.ownerDocument.body.appendChild(e); } },
+		() => { const e = pick(); e.style.display = rnd(2) ? 'none' : ''; },
+		() => { const e = pick(); if ('value' in e && e.tagName === 'INPUT') e.value = 'typed ' + rnd(9); },
+		() => { const e = pick(); e.id = 'id' + rnd(5); },
+		() => { const h = pick(); if (h.tagName === 'LABEL') h.textContent = 'Relabel ' + rnd(9); else { const l = h.ownerDocument.createElement('h2'); l.textContent = 'Heading ' + rnd(9); h.before(l); } },
+	];
+	const n = 1 + rnd(6);
+	for (let i = 0; i < n; i++) { try { ops[rnd(ops.length)](); } catch (err) {} }
+	return n;
+}`

@@ -5,7 +5,11 @@
 //
 // Called with KEY, it installs the snapshot function on that property's object once per document
 // (later snapshots call it with a short expression, see Snap in snap.go, and V8 keeps its
-// optimized code) and returns one snapshot.
+// optimized code) and returns one snapshot. What an element contributes that depends only on its
+// attributes and subtree (role, names, text, container label...) is kept between snapshots and
+// dropped by a MutationObserver of the script's own when the DOM changes (see derive); boxes,
+// visibility, form state, labels and context are read afresh every time. snapW2(true) derives
+// everything again (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
 // moves it, JSON-escaped, through the browser to rod, which costs about 30 µs per KB, so it is
@@ -107,7 +111,8 @@ function (KEY) {
       if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') continue;
       const block = !INLINE.has(tag);
       if (block) tOut += ' ';
-      if (c.shadowRoot) tWalk(c.shadowRoot);
+      const sr = c.shadowRoot;
+      if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); }
       tWalk(c);
       if (block) tOut += ' ';
     }
@@ -244,9 +249,10 @@ function (KEY) {
 
   // Per tag: the lowercase name and its compact selector step.
   const tagInfo = new Map();
+  let walkID = 0;
   function infoOf(tag) {
     let ti = tagInfo.get(tag);
-    if (!ti) { const lower = tag.toLowerCase(); ti = {lower, step: '/' + lower + '/'}; tagInfo.set(tag, ti); }
+    if (!ti) { const lower = tag.toLowerCase(); ti = {lower, step: '/' + lower + '/', stamp: [], nth: []}; tagInfo.set(tag, ti); }
     return ti;
   }
 
@@ -282,12 +288,16 @@ function (KEY) {
   // walk visits el's children. sel is el's compact selector, shape its tag path, ctxs the container
   // labels in force, parent the snapshot index of the nearest included ancestor.
   function walkChildren(node, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
-    const seen = {};
+    // nth-of-type counts live in the tag's info, one slot per depth, stamped with this call.
+    const stamp = ++walkID;
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
       const tag = c.tagName;
-      const nth = seen[tag] = (seen[tag] || 0) + 1;
+      const ti = infoOf(tag);
+      let nth = 1;
+      if (ti.stamp[depth] === stamp) nth = ++ti.nth[depth];
+      else { ti.stamp[depth] = stamp; ti.nth[depth] = 1; }
       if (SKIP.has(tag) || depth > MAXDEPTH || c.hidden) continue;
-      const ti = infoOf(tag), lower = ti.lower;
+      const lower = ti.lower;
       const id = c.id;
       const csel = id && idCount.get(id) === 1 ? scope + '#' + CSS.escape(id) : sel + ti.step + nth;
       const cshape = childShape(shape, lower);
@@ -295,34 +305,137 @@ function (KEY) {
     }
   }
 
-  function visit(el, tag, lower, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
+  // Derived data: what an element contributes that depends only on its own attributes and its
+  // subtree (open shadow roots included), not on layout, style, form state or other elements.
+  // It is kept across snapshots in `cache` and dropped when a mutation could change it (see
+  // invalidate), so a re-snapshot of an unchanged or slightly changed page reads few attributes
+  // and walks little text. An element with a contenteditable attribute is never cached: whether
+  // it starts an editable region depends on its ancestors.
+  let cache = new WeakMap();
+  // ATTRS are the attributes derive and what it calls read (of the element or, for ANCESTRAL
+  // ones, of its descendants): changes of other attributes (style...) are not even recorded.
+  const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'name', 'id', 'class',
+    'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden'];
+  const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
+  const OBSERVE = {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRS};
+  const mo = new MutationObserver(invalidate);
+  // watched holds the documents and shadow roots mo observes; stale is set when the walk finds a
+  // shadow root attached since cached data of its host's ancestors was derived (attachShadow is
+  // no mutation): the snapshot is then taken again.
+  const watched = new WeakSet();
+  let stale = false;
+  function watch(root) {
+    if (watched.has(root)) return;
+    watched.add(root);
+    mo.observe(root, OBSERVE);
+  }
+  function watchRoot(sr, host) {
+    watch(sr);
+    for (let n = host; n; n = up(n)) {
+      const d = cache.get(n);
+      if (d && d.sid !== snapID) { stale = true; dropUp(host, new Set()); return; }
+    }
+  }
+  const up = n => n.parentNode || (n.nodeType === 11 ? n.host : null);
+  // dropUp drops the data of n and its ancestors (their text includes n's), across shadow roots.
+  function dropUp(n, seen) {
+    for (; n && !seen.has(n); n = up(n)) { seen.add(n); cache.delete(n); }
+  }
+  // dropTree drops the data of an added subtree: it may have changed while detached, unobserved.
+  function dropTree(el) {
+    cache.delete(el);
+    if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) dropTree(c);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) dropTree(c);
+  }
+  function invalidate(recs) {
+    if (!recs.length) return;
+    const seen = new Set();
+    for (const r of recs) {
+      if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) { cache.delete(r.target); continue; }
+      dropUp(r.target, seen);
+      if (r.type === 'childList') for (const a of r.addedNodes) if (a.nodeType === 1) dropTree(a);
+    }
+  }
+
+  function derive(el, tag) {
     // Elements without attributes (most cells, items and paragraphs) skip every attribute read.
     const ha = el.hasAttributes();
     const roleAttr = ha ? el.getAttribute('role') : null;
     const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
     const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
+    const d = {sid: snapID, ha, role, type, keep: true, cl: null, clDyn: false, editRoot: false, fullRole: '', ariaLabel: '', title: '', alt: '', interactive: false, own: false, include: false, full: false,
+      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, labelledby: false};
+    if (type === 'hidden') return d;
+    let kind = LANDMARK_ROLES[role];
+    if (kind === undefined) kind = LANDMARKS[tag];
+    if (kind !== undefined) {
+      d.clDyn = ha && el.hasAttribute('aria-labelledby') && !el.getAttribute('aria-label');
+      if (!d.clDyn) d.cl = containerLabel(el, tag, role);
+    }
+    if (ha && el.hasAttribute('contenteditable')) { d.keep = false; d.editRoot = isEditableRoot(el); }
+    const r = implicitRole(el, tag, type, d.editRoot);
+    const fullRole = d.fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : r;
+    const ariaLabel = d.ariaLabel = ha ? el.getAttribute('aria-label') || '' : '';
+    d.title = ha ? el.getAttribute('title') || '' : '';
+    d.alt = ha && (tag === 'IMG' || tag === 'AREA' || type === 'image') ? (el.getAttribute('alt') || '') : '';
+    const tabindex = ha ? el.getAttribute('tabindex') : null;
+    const formControl = d.formControl = tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON';
+    d.interactive = formControl || (tag === 'A' && ha && el.hasAttribute('href')) || tag === 'SUMMARY' ||
+      INTERACTIVE_ROLES.has(fullRole) || d.editRoot ||
+      (tabindex !== null && +tabindex >= 0) || (ha && el.hasAttribute('onclick'));
+    d.own = ownText(el);
+    d.include = d.interactive || d.own || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
+      !!ariaLabel || tag === 'IMG' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
+    return d;
+  }
+  // deriveFull adds what only an included element needs.
+  function deriveFull(d, el, tag) {
+    d.full = true;
+    const ha = d.ha, type = d.type;
+    d.textual = (tag === 'INPUT' && TEXT_INPUTS.has(type)) || tag === 'TEXTAREA';
+    d.labelledby = ha && el.hasAttribute('aria-labelledby');
+    d.placeholder = ha ? el.getAttribute('placeholder') || '' : '';
+    d.isSVG = tag === 'svg' || tag === 'SVG';
+    if (d.isSVG) { const st = el.querySelector('title'); d.svgName = st ? st.textContent : ''; }
+    if (tag !== 'SELECT' && (!d.formControl || tag === 'BUTTON')) {
+      // Images and aria-labels are watched always: whether the name may come from this text is
+      // decided per snapshot (it depends on labels).
+      tOut = ''; tMax = MAXT; tName = false; tWatch = true; tSpecial = false;
+      tWalk(el);
+      d.tRaw = tOut.length; d.special = tSpecial;
+      d.t = cap(ws(tOut), MAXT);
+      tOut = '';
+    }
+    d.href = tag === 'A' && ha && el.hasAttribute('href') ? cap(el.getAttribute('href'), 300) : '';
+    d.cls = ha && typeof el.className === 'string' ? ws(el.className) : '';
+    d.na = ha ? el.getAttribute('name') : null;
+    d.id = el.id;
+    d.tid = ha ? el.getAttribute('data-testid') || el.getAttribute('data-test') || el.getAttribute('data-qa') : null;
+    d.ariaDisabled = ha && el.getAttribute('aria-disabled') === 'true';
+    d.ariaOn = ha && (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (d.fullRole === 'tab' && el.getAttribute('aria-selected') === 'true'));
+  }
+
+  const VISIBLE = {visibilityProperty: true, opacityProperty: true};
+  function visit(el, tag, lower, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
+    let d = cache.get(el);
+    if (d === undefined) {
+      d = derive(el, tag);
+      if (d.keep) cache.set(el, d);
+    }
+    const type = d.type;
     if (type === 'hidden') return;
     if (modal && el === modal) covered = false;
 
-    const cl = containerLabel(el, tag, role);
+    const cl = d.clDyn ? containerLabel(el, tag, d.role) : d.cl;
     if (cl) ctxs = ctxs.concat([cl]);
     if (tag === 'TD' || tag === 'TH') cell = el;
 
-    const editRoot = ha && isEditableRoot(el);
-    const r = implicitRole(el, tag, type, editRoot);
-    const fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : r;
+    const fullRole = d.fullRole;
     const isHeading = fullRole === 'heading';
-    const ariaLabel = ha ? el.getAttribute('aria-label') || '' : '';
-    const title = ha ? el.getAttribute('title') || '' : '';
-    const alt = ha && (tag === 'IMG' || tag === 'AREA' || type === 'image') ? (el.getAttribute('alt') || '') : '';
-    const tabindex = ha ? el.getAttribute('tabindex') : null;
-    const formControl = tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON';
-    let interactive = formControl || (tag === 'A' && ha && el.hasAttribute('href')) || tag === 'SUMMARY' ||
-      INTERACTIVE_ROLES.has(fullRole) || editRoot ||
-      (tabindex !== null && +tabindex >= 0) || (ha && el.hasAttribute('onclick')) || (tag === 'LABEL' && !!el.control);
-    const own = ownText(el);
-    let include = interactive || own || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
-      !!ariaLabel || tag === 'IMG' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
+    const control = tag === 'LABEL' ? el.control : null;
+    let interactive = d.interactive || !!control;
+    const own = d.own;
+    let include = d.include || !!control;
     let rect = null;
     if (include) {
       rect = el.getBoundingClientRect();
@@ -343,6 +456,7 @@ function (KEY) {
 
     let idx = parent;
     if (include) {
+      if (!d.full) deriveFull(d, el, tag);
       idx = els.length;
       els.push(el);
       let bits = 0;
@@ -355,16 +469,18 @@ function (KEY) {
       if (sp > 0 && (sel.charCodeAt(sp - 1) & 0xFC00) === 0xD800) sp--; // never split a surrogate pair
       const selw = u(sp) + str(sp ? sel.slice(sp) : sel);
       prevSel = sel;
-      const x = Math.round((rect.x + ox) * 10), y = Math.round((rect.y + oy) * 10), w = Math.round(rect.width * 10), h = Math.round(rect.height * 10);
+      const rw = rect.width, rh = rect.height;
+      const x = Math.round((rect.x + ox) * 10), y = Math.round((rect.y + oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
       const boxw = z(x - px) + z(y - py) + z(w - pw) + z(h - ph);
       px = x; py = y; pw = w; ph = h;
 
-      if (!(rect.width > 0 && rect.height > 0 && el.checkVisibility({visibilityProperty: true, opacityProperty: true}))) bits |= 64;
-      const disabled = (formControl && el.matches(':disabled')) || (ha && el.getAttribute('aria-disabled') === 'true') || (tag === 'LABEL' && !!el.control && el.control.disabled);
+      if (!(rw > 0 && rh > 0 && el.checkVisibility(VISIBLE))) bits |= 64;
+      const formControl = d.formControl, ariaLabel = d.ariaLabel, title = d.title, alt = d.alt, placeholder = d.placeholder, textual = d.textual;
+      const disabled = (formControl && el.matches(':disabled')) || d.ariaDisabled || (!!control && control.disabled);
       if (disabled) bits |= 128;
       if (type === 'checkbox' || type === 'radio') { if (el.checked) bits |= 512; }
-      else if (ha && (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (fullRole === 'tab' && el.getAttribute('aria-selected') === 'true'))) bits |= 512;
-      const textual = (tag === 'INPUT' && TEXT_INPUTS.has(type)) || tag === 'TEXTAREA';
+      else if (d.ariaOn) bits |= 512;
+      const editRoot = d.editRoot;
       if (!disabled && ((textual && !el.readOnly) || editRoot)) bits |= 256;
       if (covered) bits |= 1024;
       if (inFrame) bits |= 2048;
@@ -372,22 +488,13 @@ function (KEY) {
       let label = '';
       const labels = el.labels && labelsOf(el);
       if (labels) label = ws(labels.map(l => text(l, MAXN, true)).join(' '));
-      const labelledby = ha ? byIDs(el, 'aria-labelledby') : '';
-      const placeholder = ha ? el.getAttribute('placeholder') || '' : '';
-      const isSVG = tag === 'svg' || tag === 'SVG';
+      const labelledby = d.labelledby ? byIDs(el, 'aria-labelledby') : '';
       // The name will come from the element's own text: t stands for it when no image or
       // aria-label could make the two differ and the whole subtree fitted.
-      const nameFromText = !(labelledby || ariaLabel || label || alt) && !title && !placeholder && !isSVG && !textual &&
+      const nameFromText = !(labelledby || ariaLabel || label || alt) && !title && !placeholder && !d.isSVG && !textual &&
         tag !== 'SELECT' && tag !== 'INPUT' && (interactive || isHeading || fullRole === 'label');
-      let t = '', tRaw = MAXN, special = true;
+      let t = d.t;
       if (tag === 'SELECT') { const o = el.selectedOptions && el.selectedOptions[0]; t = o ? ws(o.textContent) : ''; }
-      else if (!formControl || tag === 'BUTTON') {
-        tOut = ''; tMax = MAXT; tName = false; tWatch = nameFromText; tSpecial = false;
-        tWalk(el);
-        tRaw = tOut.length; special = tSpecial;
-        t = cap(ws(tOut), MAXT);
-        tOut = '';
-      }
       if (!label && textual && !labelledby && !ariaLabel && !placeholder && !title) {
         // An unlabeled field: the short text just before it often names it.
         const prev = el.previousElementSibling;
@@ -398,26 +505,26 @@ function (KEY) {
       else if (tag === 'SELECT') value = t;
       let name = labelledby || ariaLabel || label;
       if (!name && alt) name = alt;
-      if (!name && isSVG) { const st = el.querySelector('title'); if (st) name = st.textContent; }
+      if (!name && d.isSVG) name = d.svgName;
       if (!name && title) name = title;
       if (!name && placeholder) name = placeholder;
       if (!name && tag === 'INPUT' && (type === 'button' || type === 'submit' || type === 'reset')) name = value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
       if (!name && !textual && tag !== 'SELECT') {
         if (!(interactive || isHeading || fullRole === 'label')) name = t;
-        else if (nameFromText && !special && tRaw < MAXN) name = t;
-        else name = text(el, MAXN, true);
+        else if (nameFromText && !d.special && d.tRaw < MAXN) name = t;
+        else {
+          if (d.tn === null) d.tn = text(el, MAXN, true);
+          name = d.tn;
+        }
       }
       name = cap(ws(name), MAXN);
       if (t && t !== name) bits |= 8;
       else if (t) bits |= 2;
-      const href = tag === 'A' && ha && el.hasAttribute('href') ? cap(el.getAttribute('href'), 300) : '';
+      const href = d.href, cls = d.cls, na = d.na, id = d.id, tid = d.tid;
       if (href) bits |= 16;
-      const cls = ha && typeof el.className === 'string' ? ws(el.className) : '';
       if (cls) bits |= 32;
       if (label) bits |= 4096;
-      const na = ha ? el.getAttribute('name') : null;
       if (na) bits |= 8192;
-      const id = el.id;
       if (id) bits |= 16384;
       if (value) bits |= 32768;
       if (type) bits |= 65536;
@@ -425,7 +532,6 @@ function (KEY) {
       if (ariaLabel) bits |= 262144;
       if (title) bits |= 524288;
       if (alt) bits |= 1048576;
-      const tid = ha ? el.getAttribute('data-testid') || el.getAttribute('data-test') || el.getAttribute('data-qa') : null;
       if (tid) bits |= 2097152;
 
       const parts = [];
@@ -458,15 +564,18 @@ function (KEY) {
     }
 
     if (tag === 'SELECT' || tag === 'TEXTAREA') return;
-    if (el.shadowRoot) {
-      countIDs(el.shadowRoot);
-      walkChildren(el.shadowRoot, sel + ' >>>', shape, ctxs, idx, ox, oy, sel + ' >>> ', depth + 1, cell, covered, inFrame);
+    const sr = el.shadowRoot;
+    if (sr) {
+      if (!watched.has(sr)) watchRoot(sr, el);
+      countIDs(sr);
+      walkChildren(sr, sel + ' >>>', shape, ctxs, idx, ox, oy, sel + ' >>> ', depth + 1, cell, covered, inFrame);
     }
     if (tag === 'IFRAME') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
       if (doc && doc.documentElement) {
         const fr = el.getBoundingClientRect();
+        watch(doc);
         countIDs(doc);
         walkChildren(doc.documentElement, sel + ' >>> html', frameShape(shape), ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true);
       }
@@ -475,7 +584,11 @@ function (KEY) {
     walkChildren(el, sel, shape, ctxs, idx, ox, oy, scope, depth + 1, cell, covered, inFrame);
   }
 
-  return function snap() {
+  // snap takes a snapshot; fresh drops the derived data of earlier snapshots first.
+  return function snap(fresh) {
+    if (fresh) cache = new WeakMap();
+    watch(document);
+    invalidate(mo.takeRecords());
     // Modal: elements outside an open modal dialog are covered.
     modal = null;
     try { modal = document.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
@@ -485,12 +598,15 @@ function (KEY) {
       }
     }
     if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
-    snapID++;
-    tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
-    els = []; idCount = new Map(); headings = []; hdrMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
     try {
-      countIDs(document);
-      if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false);
+      for (let pass = 0; pass < 2; pass++) {
+        snapID++; stale = false;
+        tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
+        els = []; idCount = new Map(); headings = []; hdrMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
+        countIDs(document);
+        if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false);
+        if (!stale) break;
+      }
       const gen = ++store.gen;
       store.snaps.set(gen, els);
       for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
