@@ -231,8 +231,9 @@ type queryText struct {
 
 	// wordW weighs words in a partial match (see weigh); nil until weighed.
 	wordW []float64
-	// offPage is true when no element carries any of the words ("the stock price" on a quote
-	// page whose price has no label): the role or value kind alone then picks the element.
+	// offPage is true when the words are the page's topic, in its title and on no element
+	// ("the stock price" on a quote page whose price has no label): the role or value kind
+	// alone then picks the element. A word neither says ("the Frobnicate button") still fails.
 	offPage bool
 }
 
@@ -244,7 +245,7 @@ type queryText struct {
 func (qt *queryText) weigh(ps []prepared, title string, head string) {
 	titleToks := tokens(normalize(title))
 	if len(qt.words) < 2 {
-		qt.offPage = len(qt.words) == 1 && len(qt.phrases) == 0 && !anyCarries(ps, qt.words[0])
+		qt.offPage = len(qt.words) == 1 && len(qt.phrases) == 0 && contains(titleToks, qt.words[0]) && !anyCarries(ps, qt.words[0])
 		return
 	}
 	headTok := ""
@@ -260,7 +261,7 @@ func (qt *queryText) weigh(ps []prepared, title string, head string) {
 				df++
 			}
 		}
-		if df > 0 || !contains(titleToks, w) && anyContext(ps, w) {
+		if df > 0 || !contains(titleToks, w) || anyContext(ps, w) {
 			qt.offPage = false
 		}
 		wt := 1 / (1 + weightIDF*math.Log(1+float64(df)))
