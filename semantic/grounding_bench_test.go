@@ -44,7 +44,7 @@ func BenchmarkGroundingResolve2000(b *testing.B) {
 	var cold, warm []time.Duration
 	for i := 0; b.Loop(); i++ {
 		q := grounding2000[i%len(grounding2000)]
-		s := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: s0.Elements, Gen: s0.Gen, prep: &prepCache{}}
+		s := freshCopy(s0)
 		t0 := time.Now()
 		_, _ = Resolve(s, q)
 		cold = append(cold, time.Since(t0))

@@ -341,7 +341,7 @@ func TestGrounding(t *testing.T) {
 	var durs []time.Duration
 	for _, gp := range pages {
 		for i, c := range gp.file.Cases {
-			s := &Snapshot{URL: gp.snap.URL, Title: gp.snap.Title, Elements: gp.snap.Elements, Gen: gp.snap.Gen, prep: &prepCache{}}
+			s := freshCopy(gp.snap)
 			t0 := time.Now()
 			res, err := Resolve(s, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
 			d := time.Since(t0)

@@ -52,6 +52,10 @@ type Parsed struct {
 	// "the article headline"): the target is what names an X (its heading, most often), not
 	// an element whose text says X ("Hotels", "Search products").
 	NameOf []string
+	// Possessor are the words before a possessive "'s" ("the requester's message" ->
+	// requester): an element that carries only them is the possessor's (a "from" line), the
+	// target is what belongs to it.
+	Possessor []string
 	// ItemLink marks "the REI result": the link of the item that carries the other words (the
 	// role is link, found through anchors).
 	ItemLink bool
@@ -71,6 +75,7 @@ var (
 	// instrRe strips the instruction verb and its object when the target follows "into/in/on".
 	typeIntoRe = regexp.MustCompile(`(?i)^(?:type|enter|write|input|fill in|fill|paste|put)\s+.*?\s(?:into|in|inside|to)\s+(.*)$`)
 	fillWithRe = regexp.MustCompile(`(?i)^(?:fill(?: in| out)?|complete|populate|set)\s+(.*?)\s+(?:with|to)\s+.*$`)
+	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
 	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
 )
 
@@ -348,6 +353,9 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
+	if p.Item == "" && p.Ordinal == 0 {
+		p.Possessor = possessor(main)
+	}
 	if p.Kind == "" {
 		for _, w := range p.Words {
 			if figureWords[w] {
@@ -426,6 +434,11 @@ func stripInstruction(s string, p *Parsed) string {
 	if m := fillWithRe.FindStringSubmatch(s); m != nil {
 		p.Intent = IntentType
 		return m[1]
+	}
+	if m := markAsRe.FindStringSubmatch(s); m != nil {
+		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
+		p.Intent = IntentClick
+		return m[2] + " checkbox " + m[1]
 	}
 	low := strings.ToLower(s)
 	for _, pv := range phrasalVerbs {
@@ -625,6 +638,24 @@ var verbHeads = map[string]bool{
 var npBreaks = map[string]bool{
 	"of": true, "for": true, "on": true, "in": true, "with": true, "to": true, "from": true, "under": true, "about": true,
 	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
+}
+
+// possessor returns the salient words before a possessive "s" token that has words after it.
+func possessor(main []string) []string {
+	var out []string
+	for i, w := range main {
+		switch {
+		case w == "s":
+			if i == len(main)-1 {
+				return nil
+			}
+			return out
+		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || roleWords[w] != nil:
+		default:
+			out = append(out, w)
+		}
+	}
+	return nil
 }
 
 // nameHeads end a "the X name" description; the role words title/headline/heading do too.

@@ -163,3 +163,38 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_Relations: the parts of a description that say whose, which kind of value, or
+// name a thing rather than quote it.
+func TestParse_Relations(t *testing.T) {
+	cases := []struct {
+		desc      string
+		intent    Intent
+		role      string // first role, "" for none
+		words     []string
+		nameOf    []string
+		possessor []string
+		itemLink  bool
+	}{
+		{"mark Renew passport as done", IntentClick, "checkbox", []string{"done", "renew", "passport"}, nil, nil, false},
+		{"check in for the flight", IntentClick, "", []string{"check"}, nil, nil, false}, // "in the flight" is its context
+		{"Sign up", IntentClick, "", []string{"sign", "up"}, nil, nil, false},
+		{"the hotel name", IntentAny, "", []string{"hotel", "name"}, []string{"hotel"}, nil, false},
+		{"the article headline", IntentAny, "heading", []string{"article"}, []string{"article"}, nil, false},
+		{"the full name field", IntentAny, "textbox", []string{"full", "name"}, nil, nil, false},
+		{"the requester's message", IntentAny, "alert", []string{"requester"}, nil, []string{"requester"}, false},
+		{"Click the REI result", IntentClick, "link", []string{"rei", "result"}, nil, nil, true},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		role := ""
+		if len(p.Roles) > 0 {
+			role = p.Roles[0]
+		}
+		if p.Intent != c.intent || role != c.role || !reflect.DeepEqual(p.Words, c.words) ||
+			!reflect.DeepEqual(p.NameOf, c.nameOf) || !reflect.DeepEqual(p.Possessor, c.possessor) || p.ItemLink != c.itemLink {
+			t.Errorf("Parse(%q) = intent %v role %q words %q nameOf %q possessor %q itemLink %v; want %v %q %q %q %q %v",
+				c.desc, p.Intent, role, p.Words, p.NameOf, p.Possessor, p.ItemLink, c.intent, c.role, c.words, c.nameOf, c.possessor, c.itemLink)
+		}
+	}
+}

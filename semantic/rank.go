@@ -92,42 +92,39 @@ func prepare(s *Snapshot) []prepared {
 	return prepareNow(s)
 }
 
-// normTok is one field value normalized, tokenized and joined.
-type normTok struct {
-	norm   string
-	toks   []string
-	joined string
-}
-
 func prepareNow(s *Snapshot) []prepared {
 	n, nf := len(s.Elements), len(fields)
 	ps := make([]prepared, n)
-	// One allocation per kind for all elements, and each distinct value worked out once: pages
-	// repeat names, contexts and classes a lot. The slices are shared and only read.
-	norms, toks, joined := make([]string, n*nf), make([][]string, n*nf), make([]string, n*nf)
-	memo := make(map[string]normTok, n)
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		lo, hi := i*nf, (i+1)*nf
-		p := prepared{el: e, norm: norms[lo:hi:hi], toks: toks[lo:hi:hi], joined: joined[lo:hi:hi]}
-		p.price = isPrice(e.Text) || (e.Name != e.Text && isPrice(e.Name))
-		for f := range fields {
-			v := fields[f].get(e)
-			if v == "" {
-				continue
+	// Each distinct value worked out once, and each distinct element's row of them built once
+	// (both remembered across snapshots, see normMemo): pages repeat names, contexts and classes
+	// a lot, and successive snapshots of a page nearly everything. The slices are shared and
+	// only read.
+	func() {
+		memo := lookupNorms(n)
+		defer memo.done() // also on a panic: it holds normMemo's read lock
+		for i := range s.Elements {
+			e := &s.Elements[i]
+			var k rowKey
+			for f := range fields {
+				if v := fields[f].get(e); v != "" {
+					k[f] = memo.get(v, f == 0 || f == textField)
+				}
 			}
-			m, ok := memo[v]
-			if !ok {
-				m.norm = normalize(v)
-				m.toks = tokens(m.norm)
-				m.joined = strings.Join(m.toks, " ")
-				memo[v] = m
+			r := memo.row(&k, nf)
+			p := prepared{el: e, norm: r.norm, toks: r.toks, joined: r.joined}
+			name, text := k[0], k[textField]
+			// isPrice(e.Text) || e.Name != e.Text && isPrice(e.Name), and the value shape of the
+			// text or else the name (firstOf: a normalized value is empty or not blank).
+			p.price = text != nil && text.isPrice(e.Text) || name != nil && e.Name != e.Text && name.isPrice(e.Name)
+			switch {
+			case p.norm[textField] != "":
+				p.shape = text.valueShape()
+			case p.norm[0] != "":
+				p.shape = name.valueShape()
 			}
-			p.norm[f], p.toks[f], p.joined[f] = m.norm, m.toks, m.joined
+			ps[i] = p
 		}
-		p.shape = valueShape(firstOf(p.norm[textField], p.norm[0]))
-		ps[i] = p
-	}
+	}()
 	// Included descendants per element, for the "huge container" penalty.
 	for i := range s.Elements {
 		if pa := s.Elements[i].Parent; pa >= 0 && pa < len(s.Elements) {
@@ -229,6 +226,11 @@ type queryText struct {
 	rawWords        string   // the description's words (Parsed.Words) joined by spaces
 	roleWordsJoined string   // roleWords joined by spaces
 
+	// head is Parsed.Head stemmed ("" when none or an item noun).
+	head string
+	// poss are the possessor's words (Parsed.Possessor), nonPoss the other words, stemmed.
+	poss, nonPoss []string
+
 	// wordW weighs words in a partial match (see weigh); nil until weighed.
 	wordW []float64
 	// offPage is true when the words are the page's topic, in its title and on no element
@@ -254,13 +256,9 @@ func (qt *queryText) weigh(ps []prepared, title string, head string) {
 	}
 	qt.wordW = make([]float64, len(qt.words))
 	qt.offPage = len(qt.phrases) == 0
+	dfs := carrierCounts(ps, qt.words)
 	for i, w := range qt.words {
-		df := 0
-		for k := range ps {
-			if carriesWord(&ps[k], w) {
-				df++
-			}
-		}
+		df := dfs[i]
 		if df > 0 || !contains(titleToks, w) || anyContext(ps, w) {
 			qt.offPage = false
 		}
@@ -278,9 +276,41 @@ func (qt *queryText) weigh(ps []prepared, title string, head string) {
 	}
 }
 
-func anyCarries(ps []prepared, w string) bool {
+// carrierCounts returns for each of words how many elements carry it (carriesWord), in one
+// pass over the elements' tokens.
+func carrierCounts(ps []prepared, words []string) []int {
+	alts := altsOf(words, nil)
+	df := make([]int, len(words))
+	found := make([]bool, len(words))
 	for k := range ps {
-		if carriesWord(&ps[k], w) {
+		pe := &ps[k]
+		clear(found)
+		left := len(words)
+	fieldLoop:
+		for _, f := range nameFields {
+			if !ownField(pe, f) {
+				continue
+			}
+			for _, b := range pe.toks[f] {
+				for i, w := range words {
+					if !found[i] && wordLike(w, alts[i], b) {
+						found[i] = true
+						df[i]++
+						if left--; left == 0 {
+							break fieldLoop
+						}
+					}
+				}
+			}
+		}
+	}
+	return df
+}
+
+func anyCarries(ps []prepared, w string) bool {
+	alts := altsFor(w)
+	for k := range ps {
+		if carriesWord(&ps[k], w, alts) {
 			return true
 		}
 	}
@@ -296,14 +326,14 @@ func anyContext(ps []prepared, w string) bool {
 	return false
 }
 
-// carriesWord reports whether an element's own naming fields have word w.
-func carriesWord(pe *prepared, w string) bool {
+// carriesWord reports whether an element's own naming fields have word w; alts is altsFor(w).
+func carriesWord(pe *prepared, w string, alts []string) bool {
 	for _, f := range nameFields {
-		if f == textField && pe.descendants > 0 || f == ctxField {
+		if !ownField(pe, f) {
 			continue
 		}
 		for _, b := range pe.toks[f] {
-			if wordLike(w, b) {
+			if wordLike(w, alts, b) {
 				return true
 			}
 		}
@@ -311,9 +341,16 @@ func carriesWord(pe *prepared, w string) bool {
 	return false
 }
 
-// wordLike reports whether value token b stands for description token a in a partial match.
-func wordLike(a, b string) bool {
-	return a == b || alternative(a, b) || len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b))
+// ownField reports whether field f of an element names it itself, not a container's gathered
+// text or the context.
+func ownField(pe *prepared, f int) bool {
+	return !(f == textField && pe.descendants > 0 || f == ctxField)
+}
+
+// wordLike reports whether value token b stands for description token a in a partial match;
+// alts is altsFor(a).
+func wordLike(a string, alts []string, b string) bool {
+	return a == b || isAlt(alts, b) || len(a) >= 4 && len(b) >= 4 && a[0] == b[0] && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b))
 }
 
 // nameFields are the fields that name an element itself; textField is the gathered text.
@@ -360,6 +397,19 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	for _, t := range qt.phraseTok {
 		qt.phraseTokJoined = append(qt.phraseTokJoined, strings.Join(t, " "))
+	}
+	if t := tokens(p.Head); len(t) == 1 && !itemWords[p.Head] {
+		qt.head = t[0]
+	}
+	for _, w := range p.Possessor {
+		qt.poss = append(qt.poss, tokens(w)...)
+	}
+	if len(qt.poss) > 0 {
+		for _, w := range qt.words {
+			if !contains(qt.poss, w) {
+				qt.nonPoss = append(qt.nonPoss, w)
+			}
+		}
 	}
 	qt.wordsJoined = strings.Join(qt.words, " ")
 	qt.rawWords = strings.Join(p.Words, " ")
@@ -483,17 +533,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// Value shape.
 	if p.Kind == "price" {
 		if pe.price {
-			switch {
-			case len(e.Text) <= 24:
-				total += 0.45
-			case pe.descendants == 0:
-				total += 0.35
-			default:
-				total += 0.2 // a card or row that holds the price among other things
-			}
+			total += valueBonus(pe, 0.45, 0.35, 0.2)
 			roleOK = true
 			why = append(why, "a price")
-		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") {
+		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
 			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
 			total += 0.25
 			roleOK = true
@@ -505,14 +548,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 
 	if ks := kindShapes[p.Kind]; ks != 0 {
 		if pe.shape&ks != 0 {
-			switch {
-			case len(e.Text) <= 24:
-				total += 0.35
-			case pe.descendants == 0:
-				total += 0.25
-			default:
-				total += 0.1
-			}
+			total += valueBonus(pe, 0.35, 0.25, 0.1)
 			roleOK = true
 			why = append(why, "a "+p.Kind)
 		} else {
@@ -543,6 +579,29 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		} else {
 			total -= 0.1
 		}
+	}
+
+	// "the duration of In a Sentimental Mood": a column's header is not a value in it.
+	if e.Role == "columnheader" && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
+		total -= 0.2
+		why = append(why, "a column header, not a value")
+	}
+
+	// "[ 17 bids ]", "12 Branches": a count of the things, not the thing ("the current bid").
+	if p.Kind != "count" && (len(p.Roles) == 0 || !roleOK) {
+		for _, w := range p.Words {
+			if countsPlural(pe.norm[0], w) {
+				total -= 0.2
+				why = append(why, "counts "+w+"s")
+				break
+			}
+		}
+	}
+
+	// "the requester's message": the line that names the requester is not the message.
+	if len(qt.poss) > 0 && textScore > 0 && !ownsAny(pe, qt.nonPoss) {
+		total -= possessorPenalty
+		why = append(why, "the possessor, not what is theirs")
 	}
 
 	// "the flight confirmation code" is not the "Flights" section heading.
@@ -593,6 +652,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// "the article headline": the page's headings are candidates without the word.
 		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
 			needAnchor = !qt.offPage
+		case qt.head != "" && attrMask(pe, []string{qt.head}) != 0:
+			// "the delivery status of the kettle": class="status" says what it is; the
+			// kettle is on an element beside it.
+			needAnchor = true
 		default:
 			return scored{}, false
 		}
@@ -734,10 +797,12 @@ func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []s
 	if q == "" || v == "" {
 		return 0, ""
 	}
-	if q == v || strings.TrimRight(v, "?!") == q {
+	// A trimmed v can only be q when v starts with q: test that first (TrimRight with "…" in
+	// the cutset is slow).
+	if q == v || strings.HasPrefix(v, q) && strings.TrimRight(v, "?!") == q {
 		return 1, "is"
 	}
-	if strings.TrimRight(v, ":*.… ") == q {
+	if strings.HasPrefix(v, q) && strings.TrimRight(v, ":*.… ") == q {
 		return 0.98, "is"
 	}
 	if qt != "" && qt == vt {
@@ -753,7 +818,7 @@ func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []s
 	if qt != "" && (hasWordPrefix(vt, qt) || strings.HasPrefix(v, q)) {
 		return 0.78 + 0.17*cov, "starts with"
 	}
-	if qt != "" && (containsWords(vt, qt) || strings.Contains(v, q) && len(q) >= 4) {
+	if qt != "" && (containsWords(vt, qt) || len(q) >= 4 && strings.Contains(v, q)) {
 		return 0.68 + 0.2*cov, "contains"
 	}
 	o := overlapW(qtoks, w, vtoks)
@@ -804,15 +869,16 @@ func overlapW(q []string, w []float64, v []string) float64 {
 		}
 		total += wi
 		best := 0.0
+		alts := altsFor(a) // alternative(a, b) is isAlt(alts, b)
 		for _, b := range v {
 			if a == b {
 				best = 1
 				break
 			}
-			if best < 0.85 && alternative(a, b) {
+			if best < 0.85 && alts != nil && isAlt(alts, b) {
 				best = 0.85
 			}
-			if len(a) >= 4 && len(b) >= 4 && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b)) {
+			if len(a) >= 4 && len(b) >= 4 && a[0] == b[0] && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b)) {
 				best = 0.7
 			}
 		}
@@ -1014,31 +1080,34 @@ func contained(pe *prepared, all []string) (float64, int) {
 		return 0, 0
 	}
 	best, bf := 0.0, 0
+	var altBuf [12][]string
+	var alts [][]string // alts[k] is altsFor(all[k]), looked up when first needed
+fieldLoop:
 	for _, f := range containedFields {
 		vt := pe.toks[f]
 		if len(vt) == 0 || len(vt) > 8 {
 			continue
 		}
-		n, found := 0, 0
+		n := 0
 		for _, v := range vt {
 			if stopWords[v] {
 				continue
 			}
 			n++
-			for _, a := range all {
-				if a == v || alternative(a, v) {
-					found++
-					break
-				}
+			if alts == nil {
+				alts = altsOf(all, altBuf[:0])
+			}
+			if !likeAny(all, alts, v) {
+				continue fieldLoop // a word of the name the description does not have
 			}
 		}
-		if n == 0 || found < n {
+		if n == 0 {
 			continue
 		}
 		covered := 0
-		for _, a := range all {
+		for k, a := range all {
 			for _, v := range vt {
-				if a == v || alternative(a, v) {
+				if a == v || isAlt(alts[k], v) {
 					covered++
 					break
 				}
@@ -1050,6 +1119,24 @@ func contained(pe *prepared, all []string) (float64, int) {
 		}
 	}
 	return best, bf
+}
+
+// altsOf appends altsFor(w) for each of words to buf.
+func altsOf(words []string, buf [][]string) [][]string {
+	for _, w := range words {
+		buf = append(buf, altsFor(w))
+	}
+	return buf
+}
+
+// likeAny reports whether v is one of words or an alternative of one (alts is altsOf(words)).
+func likeAny(words []string, alts [][]string, v string) bool {
+	for k, a := range words {
+		if a == v || isAlt(alts[k], v) {
+			return true
+		}
+	}
+	return false
 }
 
 // nameOfScore rates an element as the name of an X ("the hotel name"): the page's main heading
@@ -1092,7 +1179,24 @@ func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
 	if e.Interactive && intent != IntentClick {
 		s -= 0.15
 	}
+	ctx := pe.toks[ctxField]
+	for _, w := range of {
+		if contains(ctx, stem(w)) {
+			s += 0.15 // the heading of the <article>, of the "Hotels" section
+			why = strings.TrimPrefix(why+"; in the "+w, "; ")
+			break
+		}
+	}
+	if contains(ctx, "dialog") {
+		s -= 0.1 // an overlay's heading is not what the page is about
+	}
 	return s, why
+}
+
+// signed reports a figure written with a sign ("+18.22", "−3.1"): a change, not a price.
+func signed(s string) bool {
+	s = strings.TrimLeft(strings.TrimSpace(s), "(")
+	return strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "−")
 }
 
 // Field indexes of fields, for the code that looks at one.
@@ -1110,4 +1214,64 @@ func namesPlural(name, w string) bool {
 	}
 	own := " " + name + " "
 	return !strings.Contains(own, " "+w+" ") && (strings.Contains(own, " "+w+"s ") || strings.Contains(own, " "+w+"es "))
+}
+
+// possessorPenalty lowers an element that carries only a possessive's owner words.
+const possessorPenalty = 0.15
+
+// ownsAny reports whether the element's own fields (attributes included) have any of words.
+func ownsAny(pe *prepared, words []string) bool {
+	for _, w := range words {
+		for _, f := range nameFields {
+			if contains(pe.toks[f], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ownsAll reports whether the element's own fields have every one of words.
+func ownsAll(pe *prepared, words []string) bool {
+	for _, w := range words {
+		if !ownsAny(pe, []string{w}) {
+			return false
+		}
+	}
+	return true
+}
+
+// valueBonus is what an element of the asked-for value shape gains: most when its text is short
+// (the value itself), less for a leaf with more words, least for a card or row that holds the
+// value among other things.
+func valueBonus(pe *prepared, short, leaf, container float64) float64 {
+	switch {
+	case len(pe.el.Text) <= 24:
+		return short
+	case pe.descendants == 0:
+		return leaf
+	}
+	return container
+}
+
+// countsPlural reports whether name counts w ("17 bids", "12 branches") and never names one.
+func countsPlural(name, w string) bool {
+	if !namesPlural(name, w) {
+		return false
+	}
+	own := " " + name + " "
+	for _, pl := range []string{w + "s", w + "es"} {
+		i := strings.Index(own, " "+pl+" ")
+		if i <= 0 {
+			continue
+		}
+		j := i
+		for j > 0 && own[j-1] == ' ' {
+			j--
+		}
+		if j > 0 && own[j-1] >= '0' && own[j-1] <= '9' {
+			return true
+		}
+	}
+	return false
 }

@@ -51,8 +51,10 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 // labelValues gives the value an element labels the label's match (plus a little) when the
 // user reads, and lowers the label itself.
 func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []scored, labelOf map[int]int) []scored {
-	if intent != IntentRead && intent != IntentAny || len(p.NameOf) > 0 {
-		return all // "the hotel name" is the name itself, not what follows it
+	if intent != IntentRead && intent != IntentAny || len(p.NameOf) > 0 || len(p.Words) == 0 && len(p.Quoted) == 0 {
+		// "the hotel name" is the name itself, not what follows it; "the caption" matched
+		// its role alone, no label's words.
+		return all
 	}
 	have := make(map[int]int, len(all))
 	for i := range all {
@@ -188,7 +190,11 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	}
 	labelish := strings.HasSuffix(lt, ":") || e.Tag == "dt" || e.Tag == "th" || e.Role == "columnheader" || e.Role == "rowheader" ||
 		e.Role == "heading" || e.Tag == "label"
-	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") {
+	if e.Role == "heading" && !strings.HasSuffix(lt, ":") && !figureLike(vt) {
+		// A KPI card's heading labels its figure; a book's title does not label its byline.
+		return -1
+	}
+	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30 && figureLike(vt)) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") {
 		// A table header cell over a column labels the column, not the cell beside it.
 		if e.Role == "columnheader" && !sameRow(e, v) {
 			return -1
@@ -218,17 +224,15 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		return all
 	}
 	full := uint64(1)<<len(words) - 1
+	// Which of the words each element's own fields have, in one pass over the elements.
+	masks := wordMasks(ps, words)
+	mask := func(i int) uint64 { return masks[i] }
 	// Rare words identify the item ("kettle"), common ones do not ("order" on every order).
 	idf := make([]float64, len(words))
-	for b, w := range words {
+	for b := range words {
 		df := 0
-		for i := range ps {
-			for _, f := range containedFields {
-				if contains(ps[i].toks[f], w) {
-					df++
-					break
-				}
-			}
+		for _, m := range masks {
+			df += int(m >> b & 1)
 		}
 		idf[b] = 1 / float64(1+df)
 	}
@@ -257,23 +261,6 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 				head |= 1 << b
 			}
 		}
-	}
-	masks := make(map[int]uint64)
-	mask := func(i int) uint64 {
-		if m, ok := masks[i]; ok {
-			return m
-		}
-		var m uint64
-		for b, w := range words {
-			for _, f := range containedFields {
-				if contains(ps[i].toks[f], w) {
-					m |= 1 << b
-					break
-				}
-			}
-		}
-		masks[i] = m
-		return m
 	}
 	// The best candidates, by score, look for an anchor.
 	idx := make([]int, 0, len(all))
@@ -320,6 +307,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 				own |= colMask
 			}
 		}
+		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
 		if ps[c].shape&kindShapes[p.Kind] != 0 {
 			// "Yesterday" is a due date: the shape stands for the kind words ("date", "when").
 			for b, w := range words {
@@ -583,4 +571,34 @@ func labelledOtherwise(s *Snapshot, ps []prepared, qt *queryText, all []scored) 
 		}
 	}
 	return all
+}
+
+// attrMask is the bit set of words the element's id, class or test id carry: a target's own
+// attributes say what it is ("status" on the delivery line of an order), an anchor's do not
+// name its item.
+func attrMask(pe *prepared, words []string) uint64 {
+	var m uint64
+	for b, w := range words {
+		for _, f := range []int{idField, classField, testIDField} {
+			if contains(pe.toks[f], w) {
+				m |= 1 << b
+				break
+			}
+		}
+	}
+	return m
+}
+
+// figureLike reports a text that is mostly a figure: "$2,418.73", "66°/47°", "4.8 (1,204)", "12%".
+func figureLike(s string) bool {
+	letters, digits := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			digits++
+		}
+	}
+	return digits > 0 && letters <= 2*digits
 }

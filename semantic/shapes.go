@@ -19,6 +19,7 @@ const (
 	shapeDate                      // a date or a day: "May 3", "3/14/2025", "Yesterday", "Wednesday"
 	shapePercent                   // "+2.04%"
 	shapeNumber                    // a bare figure: "912.40", "1,204"
+	shapeMeasure                   // a quantity with a unit: "18 mph", "66°", "2.4 km", "5 lb"
 )
 
 // kindShapes maps a description's kind to the shapes that satisfy it.
@@ -26,6 +27,7 @@ var kindShapes = map[string]shape{
 	"time":    shapeTime,
 	"date":    shapeDate | shapeTime,
 	"percent": shapePercent,
+	"measure": shapeMeasure,
 }
 
 // kindWords map description words to the value kind they ask for.
@@ -33,6 +35,14 @@ var kindWords = map[string]string{
 	"time": "time", "duration": "time", "runtime": "time", "eta": "time",
 	"date": "date", "dates": "date", "when": "date", "deadline": "date", "day": "date",
 	"percent": "percent", "percentage": "percent",
+	"speed": "measure", "distance": "measure", "weight": "measure", "temperature": "measure", "temp": "measure",
+	"height": "measure", "elevation": "measure", "altitude": "measure",
+}
+
+var measureUnits = map[string]bool{
+	"mph": true, "kph": true, "kmh": true, "km": true, "mi": true, "miles": true, "mile": true, "ft": true,
+	"feet": true, "kg": true, "lb": true, "lbs": true, "oz": true, "ml": true, "cm": true, "mm": true, "in": true,
+	"kn": true, "knots": true, "kmph": true, "kilometers": true, "kilometres": true, "meters": true, "metres": true,
 }
 
 var timeUnits = map[string]bool{
@@ -79,6 +89,8 @@ func valueShape(s string) shape {
 			switch {
 			case k < len(s) && s[k] == '%':
 				sh |= shapePercent
+			case strings.HasPrefix(s[k:], "°"):
+				sh |= shapeMeasure
 			case j < len(s) && (s[j] == ':' && j+2 < len(s) && isDigitByte(s[j+1]) && isDigitByte(s[j+2])):
 				sh |= shapeTime
 			case j < len(s) && s[j] == '/' && j+1 < len(s) && isDigitByte(s[j+1]):
@@ -90,6 +102,8 @@ func valueShape(s string) shape {
 				}
 				if timeUnits[s[k:e]] {
 					sh |= shapeTime
+				} else if measureUnits[s[k:e]] {
+					sh |= shapeMeasure
 				}
 			}
 			i = j

@@ -22,6 +22,9 @@ func TestValueShape(t *testing.T) {
 		{"12 results", 0},
 		{"room 114", 0},
 		{"", 0},
+		{"ssw 18 mph", shapeMeasure},
+		{"66°/47°", shapeMeasure},
+		{"2.4 km", shapeMeasure},
 	}
 	for _, c := range cases {
 		if got := valueShape(c.text); got != c.want {
@@ -36,6 +39,7 @@ func TestKindOf(t *testing.T) {
 		"the due date of the passport task": "date",
 		"when the photo was taken":          "date",
 		"the percent change":                "percent",
+		"the wind speed":                    "measure",
 		"the order total":                   "figure",
 		"the price of the socks":            "price",
 		"the Submit button":                 "",
@@ -62,5 +66,30 @@ func TestWordWeights(t *testing.T) {
 	}
 	if res.Element.ID != 3 {
 		t.Fatalf("got %s, want the status pill", describe(&res.Element))
+	}
+}
+
+// TestPlurals: a heading that names a collection ("Hotels") or a count of things ("17 bids") is
+// not one of the things.
+func TestPlurals(t *testing.T) {
+	cases := []struct {
+		name, word     string
+		plural, counts bool
+	}{
+		{"hotels", "hotel", true, false},
+		{"suggested topics", "topic", true, false},
+		{"[ 17 bids ]", "bid", true, true},
+		{"12 branches", "branch", true, true},
+		{"hotel gracery shinjuku", "hotel", false, false},
+		{"current bid: us $142.50", "bid", false, false},
+		{"bids and bid history", "bid", false, false},
+	}
+	for _, c := range cases {
+		if got := namesPlural(c.name, c.word); got != c.plural {
+			t.Errorf("namesPlural(%q, %q) = %v", c.name, c.word, got)
+		}
+		if got := countsPlural(c.name, c.word); got != c.counts {
+			t.Errorf("countsPlural(%q, %q) = %v", c.name, c.word, got)
+		}
 	}
 }

@@ -58,7 +58,7 @@ var wordAlternatives = map[string][]string{
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
 	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save"}, "save": {"bookmark"},
-	"ebook": {"e-book"}, "author": {"by"},
+	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
 	"timezone": {"zone", "time"}, "checkout": {"check"}, "check": {"checkout"},
