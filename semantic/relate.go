@@ -212,7 +212,17 @@ func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >=
 func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored, labelOf map[int]int) []scored {
 	var words []string
 	seen := map[string]bool{}
-	for _, group := range [][]string{qt.words, flatten(qt.phraseTok)} {
+	// Context words that no element's context has count too: "the duration of In a Sentimental
+	// Mood" parses the title as an "in ..." phrase, and its words are on the row's title cell.
+	var ctxWords []string
+	for _, w := range qt.ctx {
+		if anyContext(ps, w) {
+			ctxWords = nil
+			break
+		}
+		ctxWords = append(ctxWords, w)
+	}
+	for _, group := range [][]string{qt.words, flatten(qt.phraseTok), ctxWords} {
 		for _, w := range group {
 			if !seen[w] && !stopWords[w] && len(words) < 64 {
 				seen[w] = true

@@ -28,12 +28,12 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	}
 	sc := rankScored(s, q, &p)
 
-	var ok []scored
-	for _, c := range sc {
-		if c.eligible {
-			ok = append(ok, c)
-		}
+	// rankScored puts the eligible candidates first: they are a prefix, not a copy.
+	k := 0
+	for k < len(sc) && sc[k].eligible {
+		k++
 	}
+	ok := sc[:k:k]
 	if len(ok) == 0 {
 		if res, found := pageHeading(s, q, &p); found {
 			return res, nil
