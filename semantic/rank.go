@@ -587,6 +587,15 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		why = append(why, "a column header, not a value")
 	}
 
+	// "+ Add activity", "+ New ticket", "Search tickets" make or find one: they are not one
+	// ("the teamLab activity"), unless the description says that action.
+	if len(qt.words) > 0 && e.Interactive {
+		if a := firstWordOf(pe.norm[0]); actionWords[a] && !contains(qt.all, stem(a)) {
+			total -= 0.15
+			why = append(why, "makes or finds one, is not one")
+		}
+	}
+
 	// "[ 17 bids ]", "12 Branches": a count of the things, not the thing ("the current bid").
 	if p.Kind != "count" && (len(p.Roles) == 0 || !roleOK) {
 		for _, w := range p.Words {
@@ -1155,11 +1164,16 @@ func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
 		s, why = 0.1, "a heading"
 	}
 	names := append(append([]string(nil), of...), "title", "name", "subject", "headline")
+	for i, w := range names {
+		names[i] = stem(w)
+	}
 	for _, f := range []int{idField, classField, testIDField} {
-		hit := false
-		for _, w := range names {
-			if contains(pe.toks[f], stem(w)) {
-				hit = true
+		// id="hotel", class="product-title": every word of it names the thing ("hotel-conf" is
+		// the hotel's confirmation, not its name).
+		hit := len(pe.toks[f]) > 0
+		for _, t := range pe.toks[f] {
+			if !contains(names, t) {
+				hit = false
 				break
 			}
 		}
@@ -1274,4 +1288,20 @@ func countsPlural(name, w string) bool {
 		}
 	}
 	return false
+}
+
+// actionWords open the names of controls that create or look for a thing ("Add activity").
+var actionWords = map[string]bool{"add": true, "new": true, "create": true, "search": true, "filter": true, "find": true}
+
+// firstWordOf is the first word of a normalized name, past leading symbols ("+ add" -> "add").
+func firstWordOf(norm string) string {
+	i := strings.IndexFunc(norm, isWordRune)
+	if i < 0 {
+		return ""
+	}
+	end := strings.IndexFunc(norm[i:], func(r rune) bool { return !isWordRune(r) })
+	if end < 0 {
+		return norm[i:]
+	}
+	return norm[i : i+end]
 }
