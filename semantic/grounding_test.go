@@ -20,6 +20,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/browser/browsertest"
+	"github.com/rodeo-run/rodeo/errs"
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/llm/llmtest"
 	"github.com/rodeo-run/rodeo/store"
@@ -426,6 +427,7 @@ func TestGrounding(t *testing.T) {
 		meanTok /= float64(len(promptTokens))
 	}
 	t.Logf("corpus: %d pages (%d held out), %d cases", len(pages), countHoldout(pages), ha.n)
+	t.Logf("heuristic misses by kind: tuning %s; held-out %s", missKinds(heur, false), missKinds(heur, true))
 	t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
 	t.Logf("heuristic top-1 accepted (confidence >= 0.3): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct())
 	t.Logf("heuristic+LLM top-1: tuning %.1f%%, held-out %.1f%%, all %.1f%% (%d/%d); %d model calls", lt.pct(), lh.pct(), la.pct(), la.ok, la.n, llmCalls)
@@ -466,6 +468,36 @@ func TestGrounding(t *testing.T) {
 	if maxTok > 1500 {
 		t.Errorf("a prompt took %d tokens > 1500", maxTok)
 	}
+}
+
+// missKinds counts the top-1 misses of one side of the corpus by what went wrong: another
+// element, a tie (ambiguous_target), nothing found. Only the counts: held-out cases stay unread.
+func missKinds(outs []groundingOutcome, holdout bool) string {
+	kinds := map[string]int{}
+	for _, o := range outs {
+		if o.holdout != holdout || o.top1 {
+			continue
+		}
+		switch code := errs.Code(o.err); {
+		case o.err == nil:
+			kinds["wrong element"]++
+		default:
+			kinds[code]++
+		}
+	}
+	keys := make([]string, 0, len(kinds))
+	for k := range kinds {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d", k, kinds[k])
+	}
+	return b.String()
 }
 
 func countHoldout(pages []*groundedPage) int {
