@@ -56,6 +56,9 @@ type Parsed struct {
 	// requester): an element that carries only them is the possessor's (a "from" line), the
 	// target is what belongs to it.
 	Possessor []string
+	// Thing is true when the description names a thing ("the teamLab activity", "my saved
+	// work address": it opens with a determiner), not an action ("comment on line 42").
+	Thing bool
 	// ItemLink marks "the REI result": the link of the item that carries the other words (the
 	// role is link, found through anchors).
 	ItemLink bool
@@ -169,6 +172,7 @@ var contextPreps = map[string]bool{"in": true, "inside": true, "within": true, "
 func Parse(description string) Parsed {
 	p := Parsed{Attrs: map[string]string{}}
 	s := strings.TrimSpace(description)
+	p.Thing = thingRe.MatchString(s)
 	s = strings.TrimRight(s, ".!? ")
 
 	// Quoted phrases become placeholders \x00N\x00 so that later steps see their position.
@@ -368,7 +372,7 @@ func Parse(description string) Parsed {
 	}
 	nameOf(&p)
 	// "Click the REI result": an item named by a word on it; what one opens is its link.
-	if p.Intent != IntentType && p.Ordinal == 0 && len(p.Roles) == 0 && len(p.Quoted) == 0 && itemWords[p.Head] && len(p.Words) >= 2 && p.Kind == "" {
+	if p.Intent == IntentClick && p.Ordinal == 0 && len(p.Roles) == 0 && len(p.Quoted) == 0 && itemWords[p.Head] && len(p.Words) >= 2 && p.Kind == "" {
 		p.Roles = []string{"link"}
 		p.ItemLink = true
 	}
@@ -395,6 +399,9 @@ func Parse(description string) Parsed {
 
 // softWords say nothing about which element ("the current temperature", "the value of ...").
 var softWords = map[string]bool{"current": true, "currently": true, "value": true, "actual": true, "exact": true, "listed": true, "many": true, "much": true}
+
+// thingRe matches a description that opens like a noun phrase.
+var thingRe = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|our|this|that|his|her|their)\s+`)
 
 var leadArticleRe = regexp.MustCompile(`(?i)^(?:the|a|an)\s+`)
 

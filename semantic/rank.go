@@ -589,7 +589,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 
 	// "+ Add activity", "+ New ticket", "Search tickets" make or find one: they are not one
 	// ("the teamLab activity"), unless the description says that action.
-	if len(qt.words) > 0 && e.Interactive {
+	if len(qt.words) > 0 && e.Interactive && (p.Thing || intent == IntentRead) {
 		if a := firstWordOf(pe.norm[0]); actionWords[a] && !contains(qt.all, stem(a)) {
 			total -= 0.15
 			why = append(why, "makes or finds one, is not one")

@@ -414,6 +414,16 @@ func associated(s *Snapshot, c, a int) bool {
 	if isAncestor(s, a, c) || isAncestor(s, c, a) {
 		return true
 	}
+	if ic, ia := &s.Elements[c], &s.Elements[a]; ic.Item != 0 && ia.Item != 0 {
+		// The snapshot says which repeated container each is in: the same one, or two
+		// look-alikes (two results, two task rows), settles it.
+		if ic.Item == ia.Item {
+			return true
+		}
+		if ic.ItemKind == ia.ItemKind {
+			return false
+		}
+	}
 	ic, ia := itemOrSelf(s, c), itemOrSelf(s, a)
 	if ic >= 0 && ia >= 0 {
 		return ic == ia

@@ -48,6 +48,13 @@ type Element struct {
 	// column header, enclosing landmarks/dialogs/fieldsets (their kind and label, e.g. "dialog Cookie
 	// settings"), and the nearest preceding heading.
 	Context string `json:"context,omitempty"`
+	// Item numbers the innermost repeated container the element is in (a list item, a table
+	// row, a card: an element whose sibling has its tag and first class), 0 for none; elements
+	// with the same Item belong to the same item. ItemKind is that container's tag and first
+	// class ("li.result"): two elements in different items of the same kind belong to
+	// different look-alike items.
+	Item     int    `json:"item,omitempty"`
+	ItemKind string `json:"item_kind,omitempty"`
 	// Parent is the ID of the nearest included ancestor, -1 for none.
 	Parent int `json:"parent"`
 	// Shape is the element's tag path without indices (last levels only); repeated items such as

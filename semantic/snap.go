@@ -25,7 +25,7 @@ var snapshotJS string
 
 // snapFn is the property of the window[windowKey] object that snapshot.js installs the snapshot
 // function under; its name carries the wire format's version.
-const snapFn = "snapW2"
+const snapFn = "snapW3"
 
 // snapExpr takes a snapshot with the installed function, or evaluates to 0 when the document has
 // none yet (a new page, or it navigated).
@@ -224,6 +224,7 @@ const (
 	wTitle
 	wAlt
 	wTestID
+	wItem
 )
 
 // b64 maps a base64url digit to its value, -1 for other bytes.
@@ -435,6 +436,10 @@ func decodeWire(wire string) (*Snapshot, error) {
 		}
 		if bits&wContext != 0 {
 			e.Context = r.token()
+		}
+		if bits&wItem != 0 {
+			e.Item = r.num()
+			e.ItemKind = r.token()
 		}
 		if r.err != nil {
 			break

@@ -8,7 +8,7 @@
 // optimized code) and returns one snapshot. What an element contributes that depends only on its
 // attributes and subtree (role, names, text, container label...) is kept between snapshots and
 // dropped by a MutationObserver of the script's own when the DOM changes (see derive); boxes,
-// visibility, form state, labels and context are read afresh every time. snapW2(true) derives
+// visibility, form state, labels and context are read afresh every time. snapW3(true) derives
 // everything again (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -42,8 +42,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW2) store.snapW2 = install(store);
-  return store.snapW2();
+  if (!store.snapW3) store.snapW3 = install(store);
+  return store.snapW3();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -76,6 +76,7 @@ function (KEY) {
 
   // Per-snapshot state, reset by snap.
   let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
+  let nItems = 0, itemSigs = null;
   let els = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
 
   function tok(v) {
@@ -285,9 +286,19 @@ function (KEY) {
     return w;
   }
 
+  const ITEMTAGS = new Set(['DIV', 'LI', 'TR', 'ARTICLE', 'SECTION', 'FIGURE', 'DL']);
+  // itemSig is an element's first class, what repeated items share.
+  function itemSig(e) {
+    const c = e.getAttribute('class');
+    if (!c) return '';
+    const t = c.trim();
+    const sp = t.indexOf(' ');
+    return sp < 0 ? t : t.slice(0, sp);
+  }
+
   // walk visits el's children. sel is el's compact selector, shape its tag path, ctxs the container
   // labels in force, parent the snapshot index of the nearest included ancestor.
-  function walkChildren(node, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
+  function walkChildren(node, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, item) {
     // nth-of-type counts live in the tag's info, one slot per depth, stamped with this call.
     const stamp = ++walkID;
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
@@ -301,7 +312,18 @@ function (KEY) {
       const id = c.id;
       const csel = id && idCount.get(id) === 1 ? scope + '#' + CSS.escape(id) : sel + ti.step + nth;
       const cshape = childShape(shape, lower);
-      visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame);
+      let citem = item;
+      if (ITEMTAGS.has(tag)) {
+        // A repeated container (a sibling with the same tag and first class): a list item,
+        // a row, a card. Its elements belong together (see Element.Item).
+        const sg = itemSig(c);
+        const pv = c.previousElementSibling, nx = c.nextElementSibling;
+        if ((pv && pv.tagName === tag && itemSig(pv) === sg) || (nx && nx.tagName === tag && itemSig(nx) === sg)) {
+          citem = ++nItems;
+          itemSigs[citem] = lower + (sg ? '.' + sg : '');
+        }
+      }
+      visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, citem);
     }
   }
 
@@ -416,7 +438,7 @@ function (KEY) {
   }
 
   const VISIBLE = {visibilityProperty: true, opacityProperty: true};
-  function visit(el, tag, lower, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame) {
+  function visit(el, tag, lower, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, item) {
     let d = cache.get(el);
     if (d === undefined) {
       d = derive(el, tag);
@@ -533,6 +555,7 @@ function (KEY) {
       if (title) bits |= 524288;
       if (alt) bits |= 1048576;
       if (tid) bits |= 2097152;
+      if (item) bits |= 4194304;
 
       const parts = [];
       if (cell && cell !== el) { const hd = colHeader(cell); if (hd) parts.push(hd); }
@@ -559,6 +582,7 @@ function (KEY) {
       if (alt) o += txt(cap(ws(alt), MAXN));
       if (tid) o += txt(cap(tid, 100));
       if (parts.length) o += tok(cap(parts.length === 1 ? parts[0] : parts.join(' | '), 160));
+      if (item) o += u(item) + tok(itemSigs[item]);
       out += o;
       if (isHeading && name) headings.push({text: cap(name, 80), scope: el.parentNode || el});
     }
@@ -568,7 +592,7 @@ function (KEY) {
     if (sr) {
       if (!watched.has(sr)) watchRoot(sr, el);
       countIDs(sr);
-      walkChildren(sr, sel + ' >>>', shape, ctxs, idx, ox, oy, sel + ' >>> ', depth + 1, cell, covered, inFrame);
+      walkChildren(sr, sel + ' >>>', shape, ctxs, idx, ox, oy, sel + ' >>> ', depth + 1, cell, covered, inFrame, item);
     }
     if (tag === 'IFRAME') {
       let doc = null;
@@ -577,11 +601,11 @@ function (KEY) {
         const fr = el.getBoundingClientRect();
         watch(doc);
         countIDs(doc);
-        walkChildren(doc.documentElement, sel + ' >>> html', frameShape(shape), ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true);
+        walkChildren(doc.documentElement, sel + ' >>> html', frameShape(shape), ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true, 0);
       }
       return;
     }
-    walkChildren(el, sel, shape, ctxs, idx, ox, oy, scope, depth + 1, cell, covered, inFrame);
+    walkChildren(el, sel, shape, ctxs, idx, ox, oy, scope, depth + 1, cell, covered, inFrame, item);
   }
 
   // snap takes a snapshot; fresh drops the derived data of earlier snapshots first.
@@ -604,7 +628,8 @@ function (KEY) {
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
         els = []; idCount = new Map(); headings = []; hdrMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         countIDs(document);
-        if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false);
+        nItems = 0; itemSigs = [''];
+        if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
         if (!stale) break;
       }
       const gen = ++store.gen;
@@ -612,6 +637,7 @@ function (KEY) {
       for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
       return u(gen) + str(location.href) + str(document.title) + u(els.length) + out;
     } finally {
+      itemSigs = null;
       tokens = texts = els = idCount = headings = hdrMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   };
