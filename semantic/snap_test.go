@@ -261,3 +261,30 @@ const mutateJS = `(seed) => {
 	for (let i = 0; i < n; i++) { try { ops[rnd(ops.length)](); } catch (err) {} }
 	return n;
 }`
+
+// TestSnap_Items: elements of one repeated container (a card, a list item) share an Item;
+// look-alike containers have different Items of the same ItemKind; a one-off container is none.
+func TestSnap_Items(t *testing.T) {
+	_, s := snapFixture(t, "items.html")
+	get := func(id string) *Element {
+		e := byID(s, id)
+		if e == nil {
+			t.Fatalf("#%s missing", id)
+		}
+		return e
+	}
+	name1, status1, track1 := get("o1-name"), get("o1-status"), get("o1-track")
+	name2 := get("o2-name")
+	if name1.Item == 0 || status1.Item != name1.Item || track1.Item != name1.Item {
+		t.Errorf("one order's parts: items %d %d %d, want one non-zero item", name1.Item, status1.Item, track1.Item)
+	}
+	if name2.Item == 0 || name2.Item == name1.Item || name2.ItemKind != name1.ItemKind || name1.ItemKind != "div.order" {
+		t.Errorf("two orders: items %d (%s), %d (%s)", name1.Item, name1.ItemKind, name2.Item, name2.ItemKind)
+	}
+	if p := get("promo-text"); p.Item != 0 {
+		t.Errorf("a one-off container is an item: %d %s", p.Item, p.ItemKind)
+	}
+	if a, b := get("l1-link"), get("l2-link"); a.Item == 0 || a.Item == b.Item || a.ItemKind != "li" {
+		t.Errorf("list items: %d %d (%s)", a.Item, b.Item, a.ItemKind)
+	}
+}
