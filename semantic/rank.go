@@ -769,8 +769,8 @@ func contextShare(pe *prepared, words []string) float64 {
 				break
 			}
 		}
-		if !own && contains(ctx, w) {
-			n++
+		if !own && (contains(ctx, w) || anyAlt(ctx, altsFor(w))) {
+			n++ // "the pull requests tab of the repo" in the "Repository" navigation
 		}
 	}
 	return float64(n) / float64(len(words))
@@ -1304,4 +1304,14 @@ func firstWordOf(norm string) string {
 		return norm[i:]
 	}
 	return norm[i : i+end]
+}
+
+// anyAlt reports whether any of toks is one of alts.
+func anyAlt(toks []string, alts []string) bool {
+	for _, t := range toks {
+		if isAlt(alts, t) {
+			return true
+		}
+	}
+	return false
 }
