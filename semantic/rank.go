@@ -461,6 +461,22 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 				break
 			}
 		}
+		// The description word for word inside the name ("comment on line 42" in "Add a
+		// comment on line 42"): as good as the salient words in a row.
+		if strings.IndexByte(p.Whole, ' ') > 0 {
+			for _, f := range containedFields {
+				v := pe.norm[f]
+				if len(v) <= len(p.Whole) || !containsWords(v, p.Whole) {
+					continue
+				}
+				cov := float64(len(p.Whole)) / float64(len(v))
+				if s := (0.68 + 0.2*cov) * fields[f].w; s > textScore {
+					textScore = s
+					why = append(why, fields[f].name+" contains the whole description")
+				}
+				break
+			}
+		}
 	}
 	// The description may name the element with more words than its name has ("Subscribe to
 	// the channel" for a "Subscribe" button, "Sign in with a passkey" beside "Sign in").

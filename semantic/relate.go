@@ -432,7 +432,7 @@ func associated(s *Snapshot, c, a int) bool {
 	if sameRow(ec, ea) {
 		return true
 	}
-	if !sameSection(ec, ea) && !(a < c && c-a <= 8 && sameBlock(ec, ea)) {
+	if !sameSection(ec, ea) {
 		return false // another section, another heading
 	}
 	lo, hi := min(c, a), max(c, a)
@@ -457,25 +457,6 @@ func associated(s *Snapshot, c, a int) bool {
 		}
 	}
 	return true
-}
-
-// sameBlock reports whether two elements sit in one container at least two levels below the
-// body, by their shapes: a search result's cite before its heading, a card's parts. associated
-// uses it for an anchor a little before the target (the look-alike check between them then
-// tells one result from the next).
-func sameBlock(a, b *Element) bool {
-	pa, pb := parentShape(a.Shape), parentShape(b.Shape)
-	if len(pa) > len(pb) {
-		pa, pb = pb, pa
-	}
-	return strings.Count(pa, ">") >= 2 && (pa == pb || strings.HasPrefix(pb, pa+">"))
-}
-
-func parentShape(sh string) string {
-	if i := strings.LastIndexByte(sh, '>'); i >= 0 {
-		return sh[:i]
-	}
-	return ""
 }
 
 // alike reports whether two elements look like the same part of repeated items: the same tag
