@@ -49,6 +49,14 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		n, hasOrd = p.Ordinal, true
 	}
 
+	if hasOrd && p.Item != "" {
+		// "the line total of the second item": the best match inside the Nth repeated container.
+		if top, of, found := nthItem(s, ok, n); found {
+			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
+			res.RunnersUp = runnersUp(sc, top.Element.ID)
+			return res, nil
+		}
+	}
 	if hasOrd {
 		band := ordinalBandOf(s, ok, &p)
 		i := n - 1
@@ -358,4 +366,43 @@ func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
 		return errs.E(errs.TargetNotFound, "no element matches %q (the page has %d elements, none close)", q.Description, len(s.Elements))
 	}
 	return errs.E(errs.TargetNotFound, "no element matches %q; closest: %s", q.Description, strings.Join(parts, ", "))
+}
+
+// nthItem finds the target of "the X of the Nth item" with the snapshot's repeated containers:
+// the best candidate that is in a repeated container decides which kind of container counts
+// (result cards, cart rows); the answer is the best candidate inside the Nth container of that
+// kind (counted from the end when n < 0). ok is sorted best first. of is how many containers
+// of that kind the page has.
+func nthItem(s *Snapshot, ok []scored, n int) (scored, int, bool) {
+	kind := ""
+	for _, c := range ok {
+		if c.Element.Item != 0 {
+			kind = c.Element.ItemKind
+			break
+		}
+	}
+	if kind == "" {
+		return scored{}, 0, false
+	}
+	var items []int // that kind's containers, in document order
+	seen := map[int]bool{}
+	for i := range s.Elements {
+		if e := &s.Elements[i]; e.ItemKind == kind && !seen[e.Item] {
+			seen[e.Item] = true
+			items = append(items, e.Item)
+		}
+	}
+	i := n - 1
+	if n < 0 {
+		i = len(items) + n
+	}
+	if i < 0 || i >= len(items) {
+		return scored{}, len(items), false
+	}
+	for _, c := range ok {
+		if c.Element.Item == items[i] {
+			return c, len(items), true
+		}
+	}
+	return scored{}, len(items), false
 }

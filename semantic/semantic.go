@@ -50,9 +50,9 @@ type Element struct {
 	Context string `json:"context,omitempty"`
 	// Item numbers the innermost repeated container the element is in (a list item, a table
 	// row, a card: an element whose sibling has its tag and first class), 0 for none; elements
-	// with the same Item belong to the same item. ItemKind is that container's tag and first
-	// class ("li.result"): two elements in different items of the same kind belong to
-	// different look-alike items.
+	// with the same Item belong to the same item. ItemKind is that container's tag, first
+	// class and list ("li.result@3": the third parent of repeated items): two elements in
+	// different items of the same kind belong to look-alike items of one list.
 	Item     int    `json:"item,omitempty"`
 	ItemKind string `json:"item_kind,omitempty"`
 	// Parent is the ID of the nearest included ancestor, -1 for none.

@@ -76,7 +76,7 @@ function (KEY) {
 
   // Per-snapshot state, reset by snap.
   let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
-  let nItems = 0, itemSigs = null;
+  let nItems = 0, nGroups = 0, itemSigs = null;
   let els = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
 
   function tok(v) {
@@ -301,6 +301,7 @@ function (KEY) {
   function walkChildren(node, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, item) {
     // nth-of-type counts live in the tag's info, one slot per depth, stamped with this call.
     const stamp = ++walkID;
+    let group = 0; // this node's number as a container of repeated items, once it has one
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
       const tag = c.tagName;
       const ti = infoOf(tag);
@@ -320,7 +321,8 @@ function (KEY) {
         const pv = c.previousElementSibling, nx = c.nextElementSibling;
         if ((pv && pv.tagName === tag && itemSig(pv) === sg) || (nx && nx.tagName === tag && itemSig(nx) === sg)) {
           citem = ++nItems;
-          itemSigs[citem] = lower + (sg ? '.' + sg : '');
+          if (!group) group = ++nGroups;
+          itemSigs[citem] = lower + (sg ? '.' + sg : '') + '@' + group;
         }
       }
       visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, citem);
@@ -628,7 +630,7 @@ function (KEY) {
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
         els = []; idCount = new Map(); headings = []; hdrMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         countIDs(document);
-        nItems = 0; itemSigs = [''];
+        nItems = 0; nGroups = 0; itemSigs = [''];
         if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
         if (!stale) break;
       }
