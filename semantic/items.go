@@ -25,6 +25,7 @@ func itemOrdinal(s *Snapshot, p *Parsed, intent Intent, n int) (Resolution, bool
 	if g == nil {
 		return Resolution{}, false
 	}
+	g = onePerItem(s, g)
 	i := n - 1
 	if n < 0 {
 		i = len(g) + n
@@ -142,3 +143,19 @@ func itemFit(e *Element, intent Intent) bool {
 
 // titleNouns are nouns that ask for the items' titles or names (stemmed).
 var titleNouns = map[string]bool{"titl": true, "nam": true, "headlin": true, "heading": true, "story": true, "stori": true}
+
+// onePerItem keeps the first member of g in each repeated container: a row with a title link
+// and two artist links is one track, not three.
+func onePerItem(s *Snapshot, g []int) []int {
+	seen := map[int]bool{}
+	out := g[:0:0]
+	for _, i := range g {
+		it := s.Elements[i].Item
+		if it != 0 && seen[it] {
+			continue
+		}
+		seen[it] = true
+		out = append(out, i)
+	}
+	return out
+}
