@@ -370,12 +370,7 @@ func TestGrounding(t *testing.T) {
 				t.Logf("MISS %s %q -> %s", o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 200))
 			}
 		}
-		var t1 []groundingOutcome
-		for _, o := range heur {
-			o.correct = o.top1
-			t1 = append(t1, o)
-		}
-		tt, th, ta := summarize(t1)
+		tt, th, ta := summarizeTop1(heur)
 		t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
 		return
 	}
@@ -409,12 +404,7 @@ func TestGrounding(t *testing.T) {
 		}
 	}
 	ht, hh, ha := summarize(heur)
-	var t1 []groundingOutcome
-	for _, o := range heur {
-		o.correct = o.top1
-		t1 = append(t1, o)
-	}
-	tt, th, ta := summarize(t1)
+	tt, th, ta := summarizeTop1(heur)
 	lt, lh, la := summarize(withLLM)
 	_, _, ca := summarize(second)
 	sort.Ints(promptTokens)
@@ -498,6 +488,16 @@ func missKinds(outs []groundingOutcome, holdout bool) string {
 		fmt.Fprintf(&b, "%s %d", k, kinds[k])
 	}
 	return b.String()
+}
+
+// summarizeTop1 is summarize counting the right element whatever its confidence.
+func summarizeTop1(outs []groundingOutcome) (tally, tally, tally) {
+	t1 := make([]groundingOutcome, len(outs))
+	for i, o := range outs {
+		o.correct = o.top1
+		t1[i] = o
+	}
+	return summarize(t1)
 }
 
 func countHoldout(pages []*groundedPage) int {

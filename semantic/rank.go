@@ -61,8 +61,36 @@ var fields = []field{
 	{"context", 0.3, func(e *Element) string { return e.Context }},
 }
 
-// ctxField is the index of the context field.
-var ctxField = len(fields) - 1
+// fieldIndex is the index of the field named name in fields.
+func fieldIndex(name string) int {
+	for i := range fields {
+		if fields[i].name == name {
+			return i
+		}
+	}
+	panic("semantic: no field " + name)
+}
+
+// Indexes of the fields the ranker looks at one by one.
+var (
+	textField   = fieldIndex("text")
+	idField     = fieldIndex("id attribute")
+	classField  = fieldIndex("class")
+	testIDField = fieldIndex("test id")
+	ctxField    = fieldIndex("context")
+	// attrFields are the attributes that say what an element is (id, class, test id).
+	attrFields = []int{idField, classField, testIDField}
+	// nameFields are the fields that name an element itself: all but its value and context.
+	nameFields = func() []int {
+		var out []int
+		for i := range fields {
+			if n := fields[i].name; n != "value" && n != "context" {
+				out = append(out, i)
+			}
+		}
+		return out
+	}()
+)
 
 // prepared is an element with its fields normalized and tokenized once per ranking.
 type prepared struct {
@@ -178,7 +206,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	qs := newQueryText(p)
-	qs.weigh(ps, s.Title, p.Head)
+	qs.weigh(ps, s.Title)
 	var all []scored
 	for i := range ps {
 		c, ok := score(&ps[i], p, qs, intent)
@@ -228,6 +256,10 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// plurals are the plural forms of Parsed.Words, nameOf of Parsed.NameOf; nameOfToks are
+	// the stemmed words an id or class names an X's name with (NameOf and "title", "name"...).
+	plurals, nameOf []plural
+	nameOfToks      []string
 	// poss are the possessor's words (Parsed.Possessor), nonPoss the other words, stemmed.
 	poss, nonPoss []string
 
@@ -244,15 +276,11 @@ type queryText struct {
 // carry, or that the page's title carries, says less about which element is meant: on a
 // helpdesk page every other control mentions tickets. Document frequency counts the elements
 // whose own name fields (not a container's gathered text) have the word.
-func (qt *queryText) weigh(ps []prepared, title string, head string) {
+func (qt *queryText) weigh(ps []prepared, title string) {
 	titleToks := tokens(normalize(title))
 	if len(qt.words) < 2 {
 		qt.offPage = len(qt.words) == 1 && len(qt.phrases) == 0 && contains(titleToks, qt.words[0]) && !anyCarries(ps, qt.words[0])
 		return
-	}
-	headTok := ""
-	if head != "" && !itemWords[head] {
-		headTok = stem(singular(head))
 	}
 	qt.wordW = make([]float64, len(qt.words))
 	qt.offPage = len(qt.phrases) == 0
@@ -266,7 +294,7 @@ func (qt *queryText) weigh(ps []prepared, title string, head string) {
 		switch {
 		case df == 0:
 			wt = weightNone // a word no element has cannot tell elements apart
-		case w == headTok:
+		case w == qt.head:
 			wt *= weightHead
 		}
 		if contains(titleToks, w) {
@@ -353,9 +381,6 @@ func wordLike(a string, alts []string, b string) bool {
 	return a == b || isAlt(alts, b) || len(a) >= 4 && len(b) >= 4 && a[0] == b[0] && (strings.HasPrefix(b, a) || strings.HasPrefix(a, b))
 }
 
-// nameFields are the fields that name an element itself; textField is the gathered text.
-var nameFields = []int{0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11}
-
 // Word weights (weigh): the document-frequency damping, the weight of a word no element has,
 // the head noun's boost and a title word's discount.
 const (
@@ -364,8 +389,6 @@ const (
 	weightHead  = 1.25
 	weightTitle = 0.6
 )
-
-const textField = 3
 
 func contains(toks []string, t string) bool {
 	for _, x := range toks {
@@ -400,6 +423,13 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	if t := tokens(p.Head); len(t) == 1 && !itemWords[p.Head] {
 		qt.head = t[0]
+	}
+	qt.plurals = pluralsOf(p.Words)
+	if len(p.NameOf) > 0 {
+		qt.nameOf = pluralsOf(p.NameOf)
+		for _, w := range append(append([]string(nil), p.NameOf...), "title", "name", "subject", "headline") {
+			qt.nameOfToks = append(qt.nameOfToks, stem(w))
+		}
 	}
 	for _, w := range p.Possessor {
 		qt.poss = append(qt.poss, tokens(w)...)
@@ -614,10 +644,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 
 	// "[ 17 bids ]", "12 Branches": a count of the things, not the thing ("the current bid").
 	if p.Kind != "count" && (len(p.Roles) == 0 || !roleOK) {
-		for _, w := range p.Words {
-			if countsPlural(pe.norm[0], w) {
+		for _, pl := range qt.plurals {
+			if pl.counted(pe.norm[0]) {
 				total -= 0.2
-				why = append(why, "counts "+w+"s")
+				why = append(why, "counts "+pl.s)
 				break
 			}
 		}
@@ -632,17 +662,17 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "the flight confirmation code" is not the "Flights" section heading.
 	collection := false
 	if e.Role == "heading" && len(p.NameOf) == 0 && (len(p.Roles) == 0 || p.Roles[0] != "heading") {
-		for _, w := range p.Words {
-			if namesPlural(pe.norm[0], w) {
+		for _, pl := range qt.plurals {
+			if pl.named(pe.norm[0]) {
 				total -= 0.35
 				collection = true
-				why = append(why, "names "+w+"s, not one "+w)
+				why = append(why, "names "+pl.s+", not one "+pl.one)
 				break
 			}
 		}
 	}
 	if len(p.NameOf) > 0 && intent != IntentType && intent != IntentClick {
-		if s, why1 := nameOfScore(pe, p.NameOf, intent); s != 0 {
+		if s, why1 := nameOfScore(pe, qt, intent); s != 0 {
 			total += s
 			why = append(why, why1)
 		}
@@ -677,7 +707,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// "the article headline": the page's headings are candidates without the word.
 		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
 			needAnchor = !qt.offPage
-		case qt.head != "" && attrMask(pe, []string{qt.head}) != 0:
+		case qt.head != "" && attrHas(pe, qt.head):
 			// "the delivery status of the kettle": class="status" says what it is; the
 			// kettle is on an element beside it.
 			needAnchor = true
@@ -863,19 +893,7 @@ func hasWordPrefix(vt, qt string) bool {
 
 // containsWords is strings.Contains(" "+vt+" ", " "+qt+" ") without building either string; qt
 // is not empty.
-func containsWords(vt, qt string) bool {
-	for i := 0; ; {
-		j := strings.Index(vt[i:], qt)
-		if j < 0 {
-			return false
-		}
-		j += i
-		if (j == 0 || vt[j-1] == ' ') && (j+len(qt) == len(vt) || vt[j+len(qt)] == ' ') {
-			return true
-		}
-		i = j + 1
-	}
-}
+func containsWords(vt, qt string) bool { return wordIndex(vt, qt) >= 0 }
 
 // overlap is the fraction of query tokens found in the value's tokens (prefix matches of four or
 // more letters count 0.7: "sign" ~ "signup").
@@ -1094,7 +1112,7 @@ func parseMatch(m string) (int, bool) {
 }
 
 // containedFields are the fields whose whole value a description may contain.
-var containedFields = []int{0, 1, 2, 3, 5} // name, label, aria-label, text, title
+var containedFields = []int{fieldIndex("name"), fieldIndex("label"), fieldIndex("aria-label"), textField, fieldIndex("title")}
 
 // contained scores an element whose whole name (or label, aria-label, short text, title) is
 // found among the description's words: 0.5 plus up to 0.4 for the share of the description's
@@ -1168,7 +1186,7 @@ func likeAny(words []string, alts [][]string, v string) bool {
 // is the likeliest, an id or class that says so ("product-title", #hotel) is strong evidence,
 // and an element that names X in the plural ("Hotels", "Suggested topics") is the heading of
 // a collection of them, not an X's name. A control is not a name.
-func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
+func nameOfScore(pe *prepared, qt *queryText, intent Intent) (float64, string) {
 	e := pe.el
 	s, why := 0.0, ""
 	switch {
@@ -1179,16 +1197,12 @@ func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
 	case e.Role == "heading":
 		s, why = 0.1, "a heading"
 	}
-	names := append(append([]string(nil), of...), "title", "name", "subject", "headline")
-	for i, w := range names {
-		names[i] = stem(w)
-	}
-	for _, f := range []int{idField, classField, testIDField} {
+	for _, f := range attrFields {
 		// id="hotel", class="product-title": every word of it names the thing ("hotel-conf" is
 		// the hotel's confirmation, not its name).
 		hit := len(pe.toks[f]) > 0
 		for _, t := range pe.toks[f] {
-			if !contains(names, t) {
+			if !contains(qt.nameOfToks, t) {
 				hit = false
 				break
 			}
@@ -1199,10 +1213,10 @@ func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
 			break
 		}
 	}
-	for _, w := range of {
-		if namesPlural(pe.norm[0], w) {
+	for _, pl := range qt.nameOf {
+		if pl.named(pe.norm[0]) {
 			s -= 0.3
-			why = strings.TrimPrefix(why+"; names "+w+"s, not one "+w, "; ")
+			why = strings.TrimPrefix(why+"; names "+pl.s+", not one "+pl.one, "; ")
 			break
 		}
 	}
@@ -1210,10 +1224,10 @@ func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
 		s -= 0.15
 	}
 	ctx := pe.toks[ctxField]
-	for _, w := range of {
-		if contains(ctx, stem(w)) {
+	for _, pl := range qt.nameOf {
+		if contains(ctx, stem(pl.one)) {
 			s += 0.15 // the heading of the <article>, of the "Hotels" section
-			why = strings.TrimPrefix(why+"; in the "+w, "; ")
+			why = strings.TrimPrefix(why+"; in the "+pl.one, "; ")
 			break
 		}
 	}
@@ -1227,23 +1241,6 @@ func nameOfScore(pe *prepared, of []string, intent Intent) (float64, string) {
 func signed(s string) bool {
 	s = strings.TrimLeft(strings.TrimSpace(s), "(")
 	return strings.HasPrefix(s, "+") || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "−")
-}
-
-// Field indexes of fields, for the code that looks at one.
-const (
-	idField     = 9
-	classField  = 11
-	testIDField = 10
-)
-
-// namesPlural reports whether name has word w only in the plural ("Hotels" for "hotel"): a
-// heading that names a collection ("Flights", "Suggested topics") is not one of its items.
-func namesPlural(name, w string) bool {
-	if len(w) < 3 || strings.HasSuffix(w, "s") {
-		return false
-	}
-	own := " " + name + " "
-	return !strings.Contains(own, " "+w+" ") && (strings.Contains(own, " "+w+"s ") || strings.Contains(own, " "+w+"es "))
 }
 
 // possessorPenalty lowers an element that carries only a possessive's owner words.
@@ -1263,8 +1260,8 @@ func ownsAny(pe *prepared, words []string) bool {
 
 // ownsAll reports whether the element's own fields have every one of words.
 func ownsAll(pe *prepared, words []string) bool {
-	for _, w := range words {
-		if !ownsAny(pe, []string{w}) {
+	for i := range words {
+		if !ownsAny(pe, words[i:i+1]) {
 			return false
 		}
 	}
@@ -1284,26 +1281,70 @@ func valueBonus(pe *prepared, short, leaf, container float64) float64 {
 	return container
 }
 
-// countsPlural reports whether name counts w ("17 bids", "12 branches") and never names one.
-func countsPlural(name, w string) bool {
-	if !namesPlural(name, w) {
+// plural is a description word with its plural forms, worked out once per query.
+type plural struct{ one, s, es string }
+
+// pluralsOf returns the words that have a plural worth checking (three letters or more, not
+// already ending in s).
+func pluralsOf(words []string) []plural {
+	var out []plural
+	for _, w := range words {
+		if len(w) >= 3 && !strings.HasSuffix(w, "s") {
+			out = append(out, plural{w, w + "s", w + "es"})
+		}
+	}
+	return out
+}
+
+// named reports whether a normalized name has the word only in the plural ("Hotels" for
+// "hotel"): a heading that names a collection ("Flights", "Suggested topics") is not one of
+// its items.
+func (pl plural) named(name string) bool {
+	return !containsWords(name, pl.one) && (containsWords(name, pl.s) || containsWords(name, pl.es))
+}
+
+// counted reports whether a normalized name counts the things ("17 bids", "12 branches") and
+// never names one.
+func (pl plural) counted(name string) bool {
+	if !pl.named(name) {
 		return false
 	}
-	own := " " + name + " "
-	for _, pl := range []string{w + "s", w + "es"} {
-		i := strings.Index(own, " "+pl+" ")
-		if i <= 0 {
-			continue
+	for _, form := range [2]string{pl.s, pl.es} {
+		i := wordIndex(name, form)
+		for i > 0 && name[i-1] == ' ' {
+			i--
 		}
-		j := i
-		for j > 0 && own[j-1] == ' ' {
-			j--
-		}
-		if j > 0 && own[j-1] >= '0' && own[j-1] <= '9' {
+		if i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 			return true
 		}
 	}
 	return false
+}
+
+// wordIndex is where w first stands as a whole space-delimited word in s, -1 if nowhere.
+func wordIndex(s, w string) int {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return -1
+		}
+		j += i
+		if (j == 0 || s[j-1] == ' ') && (j+len(w) == len(s) || s[j+len(w)] == ' ') {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// namesPlural and countsPlural are plural.named and plural.counted for one word.
+func namesPlural(name, w string) bool {
+	ps := pluralsOf([]string{w})
+	return len(ps) == 1 && ps[0].named(name)
+}
+
+func countsPlural(name, w string) bool {
+	ps := pluralsOf([]string{w})
+	return len(ps) == 1 && ps[0].counted(name)
 }
 
 // actionWords open the names of controls that create or look for a thing ("Add activity").

@@ -580,14 +580,21 @@ func labelledOtherwise(s *Snapshot, ps []prepared, qt *queryText, all []scored) 
 func attrMask(pe *prepared, words []string) uint64 {
 	var m uint64
 	for b, w := range words {
-		for _, f := range []int{idField, classField, testIDField} {
-			if contains(pe.toks[f], w) {
-				m |= 1 << b
-				break
-			}
+		if attrHas(pe, w) {
+			m |= 1 << b
 		}
 	}
 	return m
+}
+
+// attrHas reports whether the element's id, class or test id carries word w.
+func attrHas(pe *prepared, w string) bool {
+	for _, f := range attrFields {
+		if contains(pe.toks[f], w) {
+			return true
+		}
+	}
+	return false
 }
 
 // figureLike reports a text that is mostly a figure: "$2,418.73", "66°/47°", "4.8 (1,204)", "12%".
