@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,14 +27,17 @@ import (
 
 // The grounding corpus: testdata/grounding/NAME.html, a page written to look like a real site,
 // and NAME.json, English descriptions of its elements with the element each must resolve to
-// (a CSS selector; " >>> " steps into a shadow root or an iframe). About a third of the pages,
-// chosen by a hash of their name and not by hand, is held out: the ranker is tuned on the
-// others only, and the held-out accuracy is the honest estimate. TestGrounding logs only the
-// tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the others).
+// (a CSS selector; " >>> " steps into a shadow root or an iframe). The pages in
+// testdata/grounding/heldout/ are held out: they were written by someone who never saw the
+// ranker, the ranker is tuned on the others only, and the held-out accuracy is the honest
+// estimate. TestGrounding logs only the tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the
+// others). (Sessions 1 and 2 held out a third of the first 82 pages by a hash of their name;
+// session 3 opened those for tuning and held out a fresh set instead: see docs/PERFORMANCE.md.)
 //
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
-// heuristic (its tuning misses and figures), GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
+// heuristic (its tuning misses and figures), GROUNDING_TUNING_ONLY=1 loads no held-out page,
+// GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
 // text score) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
@@ -71,11 +73,8 @@ type groundedPage struct {
 	ok      [][]int
 }
 
-func isHoldout(name string) bool {
-	h := fnv.New32a()
-	h.Write([]byte(name))
-	return h.Sum32()%3 == 0
-}
+// heldOutDir is the held-out part of the corpus, under groundingDir.
+const heldOutDir = "heldout"
 
 func parseIntent(s string) Intent {
 	switch s {
@@ -116,6 +115,8 @@ const expectJS = `(key, gen, n, sels) => {
 		els.forEach((e, i) => {
 			if (!e) return;
 			if (e === t || (t.contains(e) && txt(e) === tt)) ok.push(i);
+			// Reading a heading whose only text is its title link reads the same as the link.
+			else if (read && e.contains(t) && tt && txt(e) === tt) ok.push(i);
 			// Reading "Total: $12" for "the total" is as good as reading "$12".
 			else if (read && e.contains(t) && tt && txt(e).endsWith(tt) && txt(e).length - tt.length < 40 && /[A-Za-z]/.test(txt(e).slice(0, -tt.length))) ok.push(i);
 		});
@@ -148,7 +149,16 @@ func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
 	if err != nil || len(names) == 0 {
 		return nil, fmt.Errorf("no corpus in %s: %v", groundingDir, err)
 	}
+	held, err := filepath.Glob(filepath.Join(groundingDir, heldOutDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	if os.Getenv("GROUNDING_TUNING_ONLY") != "" { // a tuning loop that skips the held-out pages
+		held = nil
+	}
 	sort.Strings(names)
+	sort.Strings(held)
+	names = append(names, held...)
 	base := serveForever(groundingDir)
 	b := browsertest.Browser(t)
 	inc, err := b.Incognito()
@@ -157,12 +167,13 @@ func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
 	}
 	var out []*groundedPage
 	for _, jf := range names {
-		name := strings.TrimSuffix(filepath.Base(jf), ".json")
+		rel, _ := filepath.Rel(groundingDir, jf)
+		name := filepath.ToSlash(strings.TrimSuffix(rel, ".json")) // "heldout/NAME" for a held-out page
 		raw, err := os.ReadFile(jf)
 		if err != nil {
 			return nil, err
 		}
-		gp := &groundedPage{name: name, holdout: isHoldout(name)}
+		gp := &groundedPage{name: name, holdout: strings.HasPrefix(name, heldOutDir+"/")}
 		if err := json.Unmarshal(raw, &gp.file); err != nil {
 			return nil, fmt.Errorf("%s: %v", jf, err)
 		}
@@ -303,7 +314,7 @@ func TestGrounding(t *testing.T) {
 		for _, gp := range pages {
 			if gp.name == dump {
 				for _, e := range gp.snap.Elements {
-					t.Logf("%3d p%-3d %-12s %-8s %-40q ctx=%q sh=%q", e.ID, e.Parent, e.Role, e.Tag, clip(firstOf(e.Name, e.Text), 40), clip(e.Context, 50), clip(e.Shape, 40))
+					t.Logf("%3d p%-3d %-12s %-8s %-40q ctx=%q sh=%q it=%d/%s", e.ID, e.Parent, e.Role, e.Tag, clip(firstOf(e.Name, e.Text), 40), clip(e.Context, 50), clip(e.Shape, 40), e.Item, e.ItemKind)
 				}
 			}
 		}
@@ -320,7 +331,7 @@ func TestGrounding(t *testing.T) {
 					p := Parse(q.Description)
 					t.Logf("%q parsed %+v", c.Description, p)
 					for i, cand := range rankScored(gp.snap, q, &p) {
-						if i == 6 {
+						if i == 12 {
 							break
 						}
 						t.Logf("  %.3f elig=%v %s: %s", cand.Score, cand.eligible, describe(&cand.Element), cand.Why)
@@ -437,14 +448,14 @@ func TestGrounding(t *testing.T) {
 		_ = os.WriteFile(out, b, 0o644)
 	}
 
-	// Floors, below the measured figures, so that a regression fails the build.
-	// (The issue's target is 90 % for the heuristic alone; see docs/PERFORMANCE.md for where it
-	// stands. These floors only catch regressions.)
-	if ha.pct() < 79 || ta.pct() < 84 {
-		t.Errorf("heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (79%%, 84%%)", ha.pct(), ta.pct())
+	// Floors, a little below the measured figures of the whole corpus, so that a regression
+	// fails the build. (The issue's target is 90 % for the heuristic alone; see
+	// docs/PERFORMANCE.md for where it stands. These floors only catch regressions.)
+	if ha.pct() < 66 || ta.pct() < 74 {
+		t.Errorf("heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (66%%, 74%%)", ha.pct(), ta.pct())
 	}
-	if la.pct() < 91 {
-		t.Errorf("heuristic+LLM top-1 %.1f%% < 91%%", la.pct())
+	if la.pct() < 85 {
+		t.Errorf("heuristic+LLM top-1 %.1f%% < 85%%", la.pct())
 	}
 	if la.ok < ha.ok {
 		t.Errorf("the model made things worse: %d < %d", la.ok, ha.ok)

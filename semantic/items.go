@@ -26,6 +26,19 @@ func itemOrdinal(s *Snapshot, p *Parsed, intent Intent, n int) (Resolution, bool
 		return Resolution{}, false
 	}
 	g = onePerItem(s, g)
+	if len(ctxWords) > 0 {
+		// "the first card in progress" counts the cards in the In progress column only.
+		ps := prepare(s)
+		var in []int
+		for _, i := range g {
+			if overlap(ctxWords, ps[i].toks[ctxField]) == 1 {
+				in = append(in, i)
+			}
+		}
+		if len(in) > 0 {
+			g = in
+		}
+	}
 	i := n - 1
 	if n < 0 {
 		i = len(g) + n

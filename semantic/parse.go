@@ -447,6 +447,9 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentClick
 		return m[2] + " checkbox " + m[1]
 	}
+	if rest, ok := question(s, p); ok {
+		return rest
+	}
 	low := strings.ToLower(s)
 	for _, pv := range phrasalVerbs {
 		// "check in for the flight": "check in" is the action the control is named after.
@@ -472,6 +475,73 @@ func stripInstruction(s string, p *Parsed) string {
 		}
 	}
 	return s
+}
+
+var (
+	// questionRe matches a target asked as a question: "how long is the appointment", "when
+	// does the sale end", "who reported this bug", "where do I type my message".
+	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
+	// auxRe is what opens a question's rest and says nothing about the element.
+	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
+	// whereTypeRe is "where (do) I type my message": the field to type in.
+	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
+)
+
+// questionKinds are the value kinds a question word asks for, and words it stands for that a
+// page may use as a label ("how heavy" is the weight).
+var questionKinds = map[string]struct{ kind, word string }{
+	"how much": {"figure", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
+	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
+	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
+}
+
+// whoVerbs turn "who VERB" into the label of the person: "who reported this bug" is the
+// reporter.
+var whoVerbs = map[string]string{
+	"reported": "reporter", "wrote": "author", "written": "author", "owns": "owner", "owned": "owner",
+	"assigned": "assignee", "sent": "sender", "created": "creator", "posted": "author", "asked": "asker",
+	"manages": "manager", "leads": "lead", "organized": "organizer", "organised": "organiser", "hosts": "host",
+}
+
+// question rewrites a description asked as a question into the element's words, and sets the
+// intent (reading, or typing for "where I type my message") and the value kind it asks for.
+func question(s string, p *Parsed) (string, bool) {
+	m := questionRe.FindStringSubmatch(strings.TrimRight(strings.TrimSpace(s), "?"))
+	if m == nil {
+		return "", false
+	}
+	q := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
+	rest := m[2]
+	if q == "where" {
+		if t := whereTypeRe.FindStringSubmatch(rest); t != nil {
+			p.Intent = IntentType
+			return t[1], true
+		}
+	}
+	rest = strings.TrimSpace(auxRe.ReplaceAllString(rest, ""))
+	if rest == "" {
+		return "", false
+	}
+	p.Intent = IntentRead
+	qk := questionKinds[q]
+	if qk.kind != "" {
+		p.Kind = qk.kind
+	}
+	if qk.word != "" {
+		rest = qk.word + " of " + rest
+	}
+	switch q {
+	case "who":
+		f := strings.Fields(rest)
+		if n, ok := whoVerbs[strings.ToLower(f[0])]; ok {
+			f[0] = n + " of"
+			rest = strings.Join(f, " ")
+		}
+	case "where", "when", "why":
+		// Pages label with these words too ("Where to?", "When").
+		rest = q + " " + rest
+	}
+	return rest, true
 }
 
 func phraseEnd(rest string) int {
@@ -650,6 +720,9 @@ var npBreaks = map[string]bool{
 // possessor returns the salient words before a possessive "s" token that has words after it.
 func possessor(main []string) []string {
 	var out []string
+	if len(main) > 0 && verbHeads[main[0]] {
+		main = main[1:] // "like Devon's post": Devon is the possessor, like the action
+	}
 	for i, w := range main {
 		switch {
 		case w == "s":

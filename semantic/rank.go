@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Scores are sums of a text match (0..1, the dominant term), role agreement, intent fit and
@@ -78,6 +79,8 @@ var (
 	classField  = fieldIndex("class")
 	testIDField = fieldIndex("test id")
 	ctxField    = fieldIndex("context")
+	// labelFields label an element from outside its text.
+	labelFields = []int{fieldIndex("label"), fieldIndex("aria-label"), fieldIndex("title")}
 	// attrFields are the attributes that say what an element is (id, class, test id).
 	attrFields = []int{idField, classField, testIDField}
 	// nameFields are the fields that name an element itself: all but its value and context.
@@ -102,6 +105,11 @@ type prepared struct {
 	shape       shape // the value shape of its text (valueShape)
 	descendants int
 	parentRole  string
+	// lead is the text that labels the element inside its parent's text ("Boarding closes"
+	// before <span>07:15</span>), normalized, its stemmed tokens and those joined (see leadOf).
+	lead       string
+	leadToks   []string
+	leadJoined string
 }
 
 type prepCache struct {
@@ -153,6 +161,13 @@ func prepareNow(s *Snapshot) []prepared {
 			ps[i] = p
 		}
 	}()
+	for i := range s.Elements {
+		if l := leadOf(s, i); l != "" {
+			ps[i].lead = normalize(l)
+			ps[i].leadToks = tokens(ps[i].lead)
+			ps[i].leadJoined = strings.Join(ps[i].leadToks, " ")
+		}
+	}
 	// Included descendants per element, for the "huge container" penalty.
 	for i := range s.Elements {
 		if pa := s.Elements[i].Parent; pa >= 0 && pa < len(s.Elements) {
@@ -256,6 +271,9 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// verb is head when the description is an instruction led by the action the control is
+	// named after ("reply to the post about the tiny house", "add the lamb curry").
+	verb string
 	// plurals are the plural forms of Parsed.Words, nameOf of Parsed.NameOf; nameOfToks are
 	// the stemmed words an id or class names an X's name with (NameOf and "title", "name"...).
 	plurals, nameOf []plural
@@ -423,6 +441,9 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	if t := tokens(p.Head); len(t) == 1 && !itemWords[p.Head] {
 		qt.head = t[0]
+		if verbHeads[p.Head] && p.First == p.Head && len(p.Words) > 0 && len(strings.Fields(p.Whole)) > 2 {
+			qt.verb = qt.head
+		}
 	}
 	qt.plurals = pluralsOf(p.Words)
 	if len(p.NameOf) > 0 {
@@ -482,6 +503,13 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
 		}
 	}
+	// A value led by its label in running text ("Boarding closes 07:15").
+	if pe.lead != "" && len(qt.words) > 0 {
+		if ls, how := match(qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, pe.lead, pe.leadToks, pe.leadJoined, false); ls*leadWeight > textScore {
+			textScore = ls * leadWeight
+			why = append(why, "led by a label that "+how+" "+strconv.Quote(qt.rawWords))
+		}
+	}
 	// An element named exactly what the description says ("Zoom in" beside "Zoom out").
 	if p.Whole != "" {
 		for _, f := range containedFields {
@@ -519,6 +547,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	if hasText && textScore < minTextScore {
 		textScore = 0
 	}
+	// "reply to the post about the tiny house" is a Reply button: what lacks the action is
+	// at best the thing acted on (the post, the composer's Post button).
+	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsAny(pe, []string{qt.verb}) && !anyAltOwned(pe, qt.verb) {
+		textScore *= 0.6
+		why = append(why, "lacks the action")
+	}
 
 	total := textScore
 	// Description words the element lacks but its setting carries ("the billing zip code": the
@@ -528,6 +562,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			total += contextWordBonus * c
 			why = append(why, "the other words in its context")
 		}
+	}
+	// Words spread over the element's own fields ("the Athens deal": "Athens from €71" with the
+	// id deal-ath) beat the same words split between an element and its neighbours.
+	if textScore > 0 && len(qt.words) >= 2 && pe.descendants <= 1 && ownsAll(pe, qt.words) && !oneFieldHasAll(pe, qt.words) {
+		total += ownWordsBonus
+		why = append(why, "every word its own")
 	}
 	attrHit := false
 	for k, v := range p.Attrs {
@@ -707,6 +747,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// "the article headline": the page's headings are candidates without the word.
 		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
 			needAnchor = !qt.offPage
+		case (e.Role == "cell" || e.Role == "gridcell") && columnSays(e, qt.words):
+			// "the data retention for Growth": the cell under Growth in the Data retention row.
+			needAnchor = true
 		case qt.head != "" && attrHas(pe, qt.head):
 			// "the delivery status of the kettle": class="status" says what it is; the
 			// kettle is on an element beside it.
@@ -796,6 +839,69 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		text:      textScore, eligible: eligible, reason: reason, needAnchor: needAnchor, collection: collection,
 	}, true
 }
+
+// columnSays reports whether a cell's column header has one of words.
+func columnSays(e *Element, words []string) bool {
+	col, _, _ := strings.Cut(e.Context, " | ")
+	if col == "" || strings.HasPrefix(col, "table") {
+		return false
+	}
+	ct := tokens(normalize(col))
+	for _, w := range words {
+		if contains(ct, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// leadWeight is what a match on a value's leading label counts, like a label field's.
+const leadWeight = 0.95
+
+// leadOf returns the words that label element i in its parent's running text: "Boarding
+// closes" in "Departs Sat 14 Jun, 07:35 · Gate C17 · Boarding closes 07:15" for the 07:15,
+// cut at the previous element's text or a separator. Only for values (not controls or fields
+// with a label of their own) whose text is in the parent's text once.
+func leadOf(s *Snapshot, i int) string {
+	e := &s.Elements[i]
+	if e.Interactive || e.Editable || e.Label != "" || e.Parent < 0 || e.Parent >= i {
+		return ""
+	}
+	t := strings.TrimSpace(firstOf(e.Text, e.Name))
+	if t == "" || len(t) > 60 {
+		return ""
+	}
+	pt := s.Elements[e.Parent].Text
+	k := strings.Index(pt, t)
+	if k < 0 || strings.Contains(pt[k+len(t):], t) {
+		return ""
+	}
+	before := pt[:k]
+	for j := i - 1; j > e.Parent; j-- {
+		if s.Elements[j].Parent != e.Parent {
+			continue
+		}
+		if pj := strings.TrimSpace(firstOf(s.Elements[j].Text, s.Elements[j].Name)); pj != "" {
+			if q := strings.LastIndex(before, pj); q >= 0 {
+				before = before[q+len(pj):]
+			}
+		}
+		break
+	}
+	if q := strings.LastIndexAny(before, "·|;•\n"); q >= 0 {
+		_, size := utf8.DecodeRuneInString(before[q:])
+		before = before[q+size:]
+	}
+	before = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(before), ":"))
+	if before == "" || len(before) > 40 || !hasLetter(before) {
+		return ""
+	}
+	return before
+}
+
+// ownWordsBonus is what an element gains when its own fields, together, carry every word (a
+// container's text carries its children's words: only leaves, or nearly, gain it).
+const ownWordsBonus = 0.1
 
 // contextWordBonus is what description words found only in an element's context add, at most.
 const contextWordBonus = 0.15
@@ -1048,6 +1154,9 @@ func stem(w string) string {
 	case n > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		w = w[:n-1]
 	}
+	if n := len(w); n > 7 && strings.HasSuffix(w, "ture") {
+		w = w[:n-3] // "departure" is "depart", "adventure" "advent"
+	}
 	if n := len(w); n > 3 {
 		switch w[n-1] {
 		case 'y':
@@ -1253,6 +1362,37 @@ func ownsAny(pe *prepared, words []string) bool {
 			if contains(pe.toks[f], w) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// anyAltOwned reports whether the element's own fields have an alternative of word w.
+func anyAltOwned(pe *prepared, w string) bool {
+	alts := altsFor(w)
+	if len(alts) == 0 {
+		return false
+	}
+	for _, f := range nameFields {
+		if anyAlt(pe.toks[f], alts) {
+			return true
+		}
+	}
+	return false
+}
+
+// oneFieldHasAll reports whether one of the element's own fields has every one of words.
+func oneFieldHasAll(pe *prepared, words []string) bool {
+	for _, f := range nameFields {
+		all := true
+		for _, w := range words {
+			if !contains(pe.toks[f], w) {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
 		}
 	}
 	return false

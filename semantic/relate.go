@@ -81,6 +81,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []sco
 			}
 			why := "the value labelled " + clip(firstOf(c.Element.Name, c.Element.Text), 40) + "; " + c.Why
 			if j, ok := have[v]; ok {
+				all[j].needAnchor = false // its label is its anchor
 				if all[j].Score < sc {
 					all[j].Score, all[j].Why = round3(sc), why
 				}
@@ -316,6 +317,26 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 				all[i].Why += "; under a column named like the description"
 				own |= colMask
 			}
+			// And its row's key, as a label: "the data retention for Growth" is the cell
+			// under Growth in the row that "Data retention" opens.
+			if k := rowKeyCell(s, c); k >= 0 && colMask != 0 {
+				if extra := mask(k) &^ own; extra != 0 {
+					all[i].Score = round3(all[i].Score + 0.3*weight(extra)/weight(full))
+					all[i].Why += "; in the row of " + clip(firstOf(s.Elements[k].Name, s.Elements[k].Text), 30)
+					own |= extra
+					if own == full {
+						// Where the row and the column meet: above the row's key, which
+						// lacks the column's words.
+						sc := all[i].Score + 0.25
+						for j := range all {
+							if all[j].Element.ID == k {
+								sc = max(sc, all[j].Score+0.1)
+							}
+						}
+						all[i].Score = round3(sc)
+					}
+				}
+			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
 		if ps[c].shape&kindShapes[p.Kind] != 0 {
@@ -331,6 +352,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		}
 		miss := full &^ own
 		if miss == 0 {
+			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
 		if own&head == 0 && !roleFits(ce, p) {
@@ -346,6 +368,11 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 				continue
 			}
 			got := mask(a) & miss
+			if got != 0 && wholeList(s, a, c) {
+				// What holds c's whole list (a grid's text names every row) lends only its
+				// own label ("Suggestions"), which is as much about c's look-alikes.
+				got = labelMask(&ps[a], words) & miss
+			}
 			if got == 0 {
 				continue
 			}
@@ -461,6 +488,74 @@ func associated(s *Snapshot, c, a int) bool {
 
 // alike reports whether two elements look like the same part of repeated items: the same tag
 // path and the same first class ("title" and "due" spans of a task row are different parts).
+// rowKeyCell returns the cell that opens cell c's row (its first cell, when that is a word and not a
+// figure), or -1: what the row is about. It needs the row to be a repeated container.
+func rowKeyCell(s *Snapshot, c int) int {
+	it := s.Elements[c].Item
+	if it == 0 {
+		return -1
+	}
+	key := -1
+	for k := c - 1; k >= 0 && s.Elements[k].Item == it; k-- {
+		switch e := &s.Elements[k]; e.Role {
+		case "cell", "gridcell", "rowheader", "columnheader":
+			if e.Parent == s.Elements[c].Parent {
+				key = k
+			}
+		}
+	}
+	if key < 0 {
+		return -1
+	}
+	t := strings.TrimSpace(firstOf(s.Elements[key].Name, s.Elements[key].Text))
+	if t == "" || !hasLetter(t) || len([]rune(t)) > 60 {
+		return -1
+	}
+	return key
+}
+
+// wholeList reports whether a is an ancestor of c that holds c's look-alikes too: c's item's
+// list, or (c in no item) an element alike c.
+func wholeList(s *Snapshot, a, c int) bool {
+	if !isAncestor(s, a, c) {
+		return false
+	}
+	if ic := s.Elements[c].Item; ic != 0 {
+		return s.Elements[a].Item != ic
+	}
+	return holdsAlike(s, a, c)
+}
+
+// labelMask is attrMask for the fields that label an element from outside its text: aria-label,
+// label, title.
+func labelMask(pe *prepared, words []string) uint64 {
+	var m uint64
+	for b, w := range words {
+		for _, f := range labelFields {
+			if contains(pe.toks[f], w) {
+				m |= 1 << b
+				break
+			}
+		}
+	}
+	return m
+}
+
+// holdsAlike reports whether a, an ancestor of c, holds a look-alike of c besides c (a list
+// or a grid holds all its rows' checkboxes). It looks at a's first 400 descendants.
+func holdsAlike(s *Snapshot, a, c int) bool {
+	ec := &s.Elements[c]
+	for k := a + 1; k < len(s.Elements) && k <= a+400; k++ {
+		if !isAncestor(s, a, k) {
+			return false // past a's subtree (document order)
+		}
+		if k != c && alike(&s.Elements[k], ec) {
+			return true
+		}
+	}
+	return false
+}
+
 func alike(a, b *Element) bool {
 	return a.Shape == b.Shape && firstField(a.Class) == firstField(b.Class)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rodeo-run/rodeo/errs"
@@ -27,6 +28,18 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		}
 	}
 	sc := rankScored(s, q, &p)
+	if p.Item != "" {
+		// "the line total of the second item": the best match inside the Nth repeated container.
+		n := p.Ordinal
+		if m, ok := parseMatch(q.Match); ok {
+			n = m
+		}
+		if top, of, found := itemField(s, &p, sc, n); n != 0 && found {
+			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
+			res.RunnersUp = runnersUp(sc, top.Element.ID)
+			return res, nil
+		}
+	}
 
 	// rankScored puts the eligible candidates first: they are a prefix, not a copy.
 	k := 0
@@ -49,14 +62,6 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		n, hasOrd = p.Ordinal, true
 	}
 
-	if hasOrd && p.Item != "" {
-		// "the line total of the second item": the best match inside the Nth repeated container.
-		if top, of, found := nthItem(s, ok, n); found {
-			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
-			res.RunnersUp = runnersUp(sc, top.Element.ID)
-			return res, nil
-		}
-	}
 	if hasOrd {
 		band := ordinalBandOf(s, ok, &p)
 		i := n - 1
@@ -368,41 +373,132 @@ func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
 	return errs.E(errs.TargetNotFound, "no element matches %q; closest: %s", q.Description, strings.Join(parts, ", "))
 }
 
-// nthItem finds the target of "the X of the Nth item" with the snapshot's repeated containers:
-// the best candidate that is in a repeated container decides which kind of container counts
-// (result cards, cart rows); the answer is the best candidate inside the Nth container of that
-// kind (counted from the end when n < 0). ok is sorted best first. of is how many containers
-// of that kind the page has.
-func nthItem(s *Snapshot, ok []scored, n int) (scored, int, bool) {
-	kind := ""
-	for _, c := range ok {
-		if c.Element.Item != 0 {
-			kind = c.Element.ItemKind
-			break
-		}
+// itemField finds the target of "the X of the Nth item" ("the salary of the first job", "the
+// author of the second post", "the line total of the second item") with the snapshot's repeated
+// containers: of the lists with an Nth container, the one whose Nth container holds the best
+// match for X, and that match. Inside a container the description's few words are all there is
+// to go on, so an element matches X by the ranker's score and also by what the ranker alone does
+// not trust: a class or id that says X or abbreviates it ("sal" for salary, "user" for author),
+// a value of X's kind, X's role. It returns the match, the number of containers in its list, and
+// whether there was one.
+func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
+	ps := prepare(s)
+	byID := make(map[int]int, len(sc))
+	for i := range sc {
+		byID[sc[i].Element.ID] = i
 	}
-	if kind == "" {
-		return scored{}, 0, false
-	}
-	var items []int // that kind's containers, in document order
-	seen := map[int]bool{}
+	// The lists, and each container's members: an element belongs to its own container and to
+	// every container around it.
+	lists := map[string][]int{}
+	var kinds []string
+	members := map[int][]int{}
 	for i := range s.Elements {
-		if e := &s.Elements[i]; e.ItemKind == kind && !seen[e.Item] {
-			seen[e.Item] = true
-			items = append(items, e.Item)
+		e := &s.Elements[i]
+		if e.Item != 0 && len(members[e.Item]) == 0 {
+			if _, ok := lists[e.ItemKind]; !ok {
+				kinds = append(kinds, e.ItemKind)
+			}
+			lists[e.ItemKind] = append(lists[e.ItemKind], e.Item)
+		}
+		last := 0
+		for a, hops := i, 0; a >= 0 && a < len(s.Elements) && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
+			if it := s.Elements[a].Item; it != 0 && it != last {
+				members[it] = append(members[it], i)
+				last = it
+			}
 		}
 	}
-	i := n - 1
-	if n < 0 {
-		i = len(items) + n
+	var words []string
+	for _, w := range p.Words {
+		words = append(words, tokens(strings.ToLower(w))...)
 	}
-	if i < 0 || i >= len(items) {
-		return scored{}, len(items), false
+	item := stem(p.Item)
+	local := func(i int) (float64, string) {
+		pe, e := &ps[i], &s.Elements[i]
+		l, why := 0.0, ""
+		if k, ok := byID[i]; ok {
+			l, why = sc[k].Score, sc[k].Why
+			if !sc[k].eligible {
+				l *= 0.6
+			}
+		}
+		for _, w := range words {
+			if attrSays(pe, w) {
+				l += 0.3
+				why = joinWhy(why, "its class or id says "+strconv.Quote(w))
+				break
+			}
+		}
+		if col, _, _ := strings.Cut(e.Context, " | "); col != "" && len(words) > 0 {
+			// Its column's header or its group's label: "Total" for "the line total".
+			ct := tokens(strings.ToLower(col))
+			o := overlap(words, ct)
+			if head := stem(p.Head); head != "" && contains(ct, head) {
+				o = max(o, 0.8) // the head noun says what it is
+			}
+			if o > 0 {
+				l += 0.35 * o
+				why = joinWhy(why, "under "+strconv.Quote(col))
+			}
+		}
+		switch ks := kindShapes[p.Kind]; {
+		case ks != 0 && pe.shape&ks != 0, p.Kind == "price" && pe.price:
+			l += 0.25
+			why = joinWhy(why, "a "+p.Kind)
+		case p.Kind == "figure" && strings.ContainsAny(e.Name+e.Text, "0123456789"):
+			l += 0.1
+		}
+		if len(p.Roles) > 0 && roleMatches(e, p.Roles[0]) {
+			l += 0.2
+		}
+		return l, why
 	}
-	for _, c := range ok {
-		if c.Element.Item == items[i] {
-			return c, len(items), true
+	var best scored
+	bestScore, bestOf := 0.25, 0 // below this, nothing in the container says X
+	for _, kind := range kinds {
+		items := lists[kind]
+		k := n - 1
+		if n < 0 {
+			k = len(items) + n
+		}
+		if k < 0 || k >= len(items) {
+			continue
+		}
+		bonus := 0.0
+		if item != "" && strings.Contains(strings.ToLower(kind), item) {
+			bonus = 0.15 // "the second job" in li.job
+		}
+		for _, i := range members[items[k]] {
+			e := &s.Elements[i]
+			if !e.Visible || e.Covered {
+				continue
+			}
+			l, why := local(i)
+			if l+bonus > bestScore+tieEpsilon {
+				bestScore, bestOf = l+bonus, len(items)
+				best = scored{Candidate: Candidate{Element: *e, Score: round3(l), Why: why}, eligible: true}
+			}
 		}
 	}
-	return scored{}, len(items), false
+	return best, bestOf, bestOf > 0
+}
+
+// attrSays reports whether an element's class, id or test id says the description word w (a
+// stem), a page's alternative for it, or an abbreviation of it ("sal", "desc", "addr").
+func attrSays(pe *prepared, w string) bool {
+	for _, f := range attrFields {
+		for _, t := range pe.toks[f] {
+			if t == w || alternative(w, t) || len(t) >= 3 && len(t) < len(w) && strings.HasPrefix(w, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func joinWhy(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }

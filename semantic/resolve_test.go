@@ -155,8 +155,9 @@ func TestResolve_Table(t *testing.T) {
 		{"Bob Stone", IntentRead, "", "c2"},
 		{"the second Delete button", IntentClick, "", "del2"},
 		{"the View link", IntentClick, "last", "view3"},
-		{"the total in the cart summary", IntentRead, "", "grand"},
-		{"the subtotal", IntentRead, "", "subtotal"},
+		// The value itself, led by its label in the paragraph's text ("Total: <span>$170.00</span>").
+		{"the total in the cart summary", IntentRead, "", "grand-v"},
+		{"the subtotal", IntentRead, "", "subtotal-v"},
 		{"Pending", IntentRead, "", "s2"},
 	})
 }

@@ -65,7 +65,7 @@ var wordAlternatives = map[string][]string{
 	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings"}, "gear": {"settings"},
 	"done": {"complete", "completed", "finished"}, "finished": {"complete", "done"},
-	"everything": {"all"}, "repo": {"repository"}, "repository": {"repo"},
+	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
