@@ -48,6 +48,9 @@ type Parsed struct {
 	// last word of the first noun phrase ("the order total" -> "total", "the email of Tom" ->
 	// "email", "the Zentra's memory" -> "memory"); empty when that word is a role word.
 	Head string
+	// Verb is the instruction verb stripped from the description ("select", "open"), lower
+	// case: a control named after it ("Select Daniel Kim") is what the instruction acts on.
+	Verb string
 	// NameOf are the words of a "the X name" / "the X title" description ("the hotel name",
 	// "the article headline"): the target is what names an X (its heading, most often), not
 	// an element whose text says X ("Hotels", "Search products").
@@ -76,7 +79,9 @@ var (
 	phraseRe = regexp.MustCompile(`(?i)\b(?:that|which)?\s*(?:says|reads|say|saying|reading|labeled|labelled|named|called|titled|captioned|with (?:the )?(?:text|label|caption|name|title|words?)|containing(?: the text)?)\s+`)
 	ordNumRe = regexp.MustCompile(`(?i)^(?:#(\d+)|(\d+)(?:st|nd|rd|th))$`)
 	// instrRe strips the instruction verb and its object when the target follows "into/in/on".
-	typeIntoRe = regexp.MustCompile(`(?i)^(?:type|enter|write|input|fill in|fill|paste|put)\s+.*?\s(?:into|in|inside|to)\s+(.*)$`)
+	typeIntoRe = regexp.MustCompile(`(?i)^(?:type|enter|write|input|fill in|fill|paste|put)\s+.*?\s(into|in|inside|to)\s+(.*)$`)
+	// articleRe opens a noun phrase: "to the field" names a target, "to transfer" does not.
+	articleRe = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|this|that)\s`)
 	fillWithRe = regexp.MustCompile(`(?i)^(?:fill(?: in| out)?|complete|populate|set)\s+(.*?)\s+(?:with|to)\s+.*$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
 	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
@@ -95,7 +100,8 @@ var verbs = []struct {
 	{"open", IntentClick}, {"choose", IntentClick}, {"select", IntentClick}, {"pick", IntentClick}, {"follow", IntentClick},
 	{"hover over", IntentAny}, {"hover", IntentAny}, {"scroll to", IntentAny}, {"find", IntentAny}, {"locate", IntentAny},
 	{"focus on", IntentType}, {"focus", IntentType}, {"clear", IntentType}, {"type in", IntentType}, {"type into", IntentType},
-	{"fill in", IntentType}, {"fill out", IntentType}, {"fill", IntentType},
+	{"fill in", IntentType}, {"fill out", IntentType}, {"fill", IntentType}, {"enter", IntentType}, {"type", IntentType},
+	{"input", IntentType},
 	{"read", IntentRead}, {"get", IntentRead}, {"extract", IntentRead}, {"copy", IntentRead}, {"grab", IntentRead},
 	{"what is", IntentRead}, {"what's", IntentRead}, {"wait for", IntentRead}, {"verify", IntentRead}, {"look at", IntentRead},
 }
@@ -162,7 +168,7 @@ var stopWords = map[string]bool{
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
-	"no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true,
+	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true,
 }
 
 // contextPreps start an "in the cart summary" phrase.
@@ -434,9 +440,10 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentType
 		return m[1]
 	}
-	if m := typeIntoRe.FindStringSubmatch(s); m != nil {
+	if m := typeIntoRe.FindStringSubmatch(s); m != nil && (strings.ToLower(m[1]) != "to" || articleRe.MatchString(m[2])) {
+		// "Enter the amount to transfer" types into the amount, "type 5 to the box" into the box.
 		p.Intent = IntentType
-		return m[1]
+		return m[2]
 	}
 	if m := fillWithRe.FindStringSubmatch(s); m != nil {
 		p.Intent = IntentType
@@ -465,6 +472,9 @@ func stripInstruction(s string, p *Parsed) string {
 				return s // "Select" alone is the target's text
 			}
 			p.Intent = v.intent
+			if !strings.Contains(v.words, " ") {
+				p.Verb = v.words
+			}
 			if v.words == "select" || v.words == "choose" || v.words == "pick" {
 				// "Select France in the country dropdown": the target is the dropdown.
 				if i := strings.Index(strings.ToLower(rest), " in the "); i > 0 {
@@ -483,6 +493,8 @@ var (
 	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
+	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
+	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -526,6 +538,9 @@ func question(s string, p *Parsed) (string, bool) {
 	qk := questionKinds[q]
 	if qk.kind != "" {
 		p.Kind = qk.kind
+	}
+	if q == "how much" && howMuchPriceRe.MatchString(m[2]) {
+		p.Kind = "price" // "how much are the samosas", "how much does it cost"
 	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest
@@ -806,4 +821,5 @@ var figureWords = map[string]bool{
 	"rating": true, "percent": true, "percentage": true, "temperature": true, "duration": true, "length": true, "weight": true,
 	"quantity": true, "qty": true, "humidity": true, "speed": true, "volume": true, "cap": true, "ratio": true, "bid": true,
 	"salary": true, "charge": true, "deposit": true, "payment": true, "due": true,
+	"number": true, // "the order number": #W-88412-0375
 }

@@ -505,7 +505,23 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	// A value led by its label in running text ("Boarding closes 07:15").
 	if pe.lead != "" && len(qt.words) > 0 {
-		if ls, how := match(qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, pe.lead, pe.leadToks, pe.leadJoined, false); ls*leadWeight > textScore {
+		ls, how := match(qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, pe.lead, pe.leadToks, pe.leadJoined, false)
+		if p.Kind == "figure" && qt.head != "" && len(qt.words) > 1 && strings.ContainsAny(e.Text, "0123456789") {
+			// "Order #W-88412-0375" for "the order number": the figure is the number, the
+			// lead says which.
+			var rest []string
+			for _, w := range qt.words {
+				if w != qt.head {
+					rest = append(rest, w)
+				}
+			}
+			if rj := strings.Join(rest, " "); len(rest) > 0 {
+				if rs, rhow := match(rj, rest, nil, rj, pe.lead, pe.leadToks, pe.leadJoined, false); 0.9*rs > ls {
+					ls, how = 0.9*rs, rhow
+				}
+			}
+		}
+		if ls*leadWeight > textScore {
 			textScore = ls * leadWeight
 			why = append(why, "led by a label that "+how+" "+strconv.Quote(qt.rawWords))
 		}
@@ -562,6 +578,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			total += contextWordBonus * c
 			why = append(why, "the other words in its context")
 		}
+	}
+	// "select the row for Daniel Kim": the control named after the instruction's verb.
+	if namingVerbs[p.Verb] && textScore > 0 && e.Interactive && firstWordOf(pe.norm[0]) == p.Verb {
+		total += 0.1
+		why = append(why, "named for the action")
 	}
 	// Words spread over the element's own fields ("the Athens deal": "Athens from €71" with the
 	// id deal-ath) beat the same words split between an element and its neighbours.
@@ -676,7 +697,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "+ Add activity", "+ New ticket", "Search tickets" make or find one: they are not one
 	// ("the teamLab activity"), unless the description says that action.
 	if len(qt.words) > 0 && e.Interactive && (p.Thing || intent == IntentRead) {
-		if a := firstWordOf(pe.norm[0]); actionWords[a] && !contains(qt.all, stem(a)) {
+		if a := firstWordOf(pe.norm[0]); (actionWords[a] || intent == IntentRead && verbHeads[a]) && !contains(qt.all, stem(a)) {
+			// Reading "the tracking number" does not read "Copy tracking number".
 			total -= 0.15
 			why = append(why, "makes or finds one, is not one")
 		}
@@ -854,6 +876,11 @@ func columnSays(e *Element, words []string) bool {
 	}
 	return false
 }
+
+// namingVerbs are instruction verbs that controls are named after ("Select Daniel Kim", "Clear
+// dates", "Follow"), unlike "open" or "click".
+var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true, "tick": true, "untick": true,
+	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
 
 // leadWeight is what a match on a value's leading label counts, like a label field's.
 const leadWeight = 0.95

@@ -191,11 +191,12 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	}
 	labelish := strings.HasSuffix(lt, ":") || e.Tag == "dt" || e.Tag == "th" || e.Role == "columnheader" || e.Role == "rowheader" ||
 		e.Role == "heading" || e.Tag == "label"
+	pair := pairItem(s, l, end)
 	if e.Role == "heading" && !strings.HasSuffix(lt, ":") && !figureLike(vt) {
 		// A KPI card's heading labels its figure; a book's title does not label its byline.
 		return -1
 	}
-	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30 && figureLike(vt)) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") {
+	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30 && figureLike(vt)) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") || pair {
 		// A table header cell over a column labels the column, not the cell beside it.
 		if e.Role == "columnheader" && !sameRow(e, v) {
 			return -1
@@ -203,6 +204,19 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return end
 	}
 	return -1
+}
+
+// pairItem reports whether elements l and v are a key and its value alone in one repeated
+// container ("<div class=field><span>Reporter</span><span>Wen Zhou</span></div>", one of a
+// list of such fields): a short wordy key, then the value, and nothing else in the item.
+func pairItem(s *Snapshot, l, v int) bool {
+	e := &s.Elements[l]
+	it := e.Item
+	if it == 0 || s.Elements[v].Item != it || l > 0 && s.Elements[l-1].Item == it || v+1 < len(s.Elements) && s.Elements[v+1].Item == it {
+		return false
+	}
+	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	return len([]rune(lt)) <= 30 && !hasDigit(lt)
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }
@@ -285,7 +299,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		// The best few, and every role-only candidate (they score low but may have an anchor).
 		keep := idx[:anchorTop:anchorTop]
 		for _, i := range idx[anchorTop:] {
-			if all[i].needAnchor && len(keep) < 4*anchorTop {
+			if all[i].needAnchor && len(keep) < 25*anchorTop {
 				keep = append(keep, i)
 			}
 		}
@@ -295,6 +309,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
 		isCell := ce.Role == "cell" || ce.Role == "gridcell"
+		colHit := false
 		own := mask(c)
 		if l, ok := labelOf[c]; ok {
 			own |= mask(l) // a value carries its label's words
@@ -312,6 +327,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 					}
 				}
 			}
+			colHit = colMask != 0
 			if extra := colMask &^ own; extra != 0 {
 				all[i].Score = round3(all[i].Score + 0.3*weight(extra)/weight(full))
 				all[i].Why += "; under a column named like the description"
@@ -386,6 +402,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			all[i].Score = round3(all[i].Score + anchorWeight*best)
 			all[i].Why += "; beside an element with the other words"
 			all[i].needAnchor = false
+			if colHit && best >= 0.5 {
+				// "the status of shipment TW480599": under Status, in the row that says the
+				// rest. A table lookup beats the column's header and the row's key.
+				all[i].Score = round3(all[i].Score + 0.25)
+				all[i].Why += "; where the row and the column meet"
+			}
 		}
 	}
 	return all
@@ -459,6 +481,9 @@ func associated(s *Snapshot, c, a int) bool {
 	if sameRow(ec, ea) {
 		return true
 	}
+	if isHeaderCell(ec) && isDataCell(ea) || isHeaderCell(ea) && isDataCell(ec) {
+		return false // a column's header is about every row, no row's cell is about it
+	}
 	if !sameSection(ec, ea) {
 		return false // another section, another heading
 	}
@@ -488,6 +513,12 @@ func associated(s *Snapshot, c, a int) bool {
 
 // alike reports whether two elements look like the same part of repeated items: the same tag
 // path and the same first class ("title" and "due" spans of a task row are different parts).
+func isHeaderCell(e *Element) bool { return e.Role == "columnheader" }
+
+func isDataCell(e *Element) bool {
+	return e.Role == "cell" || e.Role == "gridcell" || strings.Contains(e.Context, "table") && e.Role != "columnheader"
+}
+
 // rowKeyCell returns the cell that opens cell c's row (its first cell, when that is a word and not a
 // figure), or -1: what the row is about. It needs the row to be a repeated container.
 func rowKeyCell(s *Snapshot, c int) int {

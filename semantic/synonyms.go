@@ -18,6 +18,8 @@ var phraseRewrites = []struct {
 }{
 	{regexp.MustCompile(`(?i)\be-mail\b`), "email"},
 	{regexp.MustCompile(`(?i)\btrash ?can\b`), "trash"},
+	{regexp.MustCompile(`(?i)\bthrow away\b`), "discard"},
+	{regexp.MustCompile(`(?i)\bhang up\b`), "end call"},
 	// A thumb's direction is its meaning: pages name the buttons Like and Dislike.
 	{regexp.MustCompile(`(?i)\bthumbs? ?up\b`), "like"},
 	{regexp.MustCompile(`(?i)\bthumbs? ?down\b`), "dislike"},
@@ -65,6 +67,12 @@ var wordAlternatives = map[string][]string{
 	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings"}, "gear": {"settings"},
 	"done": {"complete", "completed", "finished"}, "finished": {"complete", "done"},
+	"create": {"add", "new"}, "add": {"create", "new"}, "decline": {"reject", "deny", "refuse"},
+	"reject": {"decline", "deny"}, "deny": {"reject", "decline"}, "accept": {"agree", "allow"}, "agree": {"accept"},
+	"export": {"download"}, "download": {"export"}, "discard": {"cancel"}, "coupon": {"promo", "voucher", "discount"},
+	"voucher": {"promo", "coupon", "discount"}, "promo": {"coupon", "voucher", "discount"}, "reboot": {"restart"},
+	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
+	"camera": {"video"}, "present": {"share"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
 }
 
