@@ -81,7 +81,7 @@ var (
 	// instrRe strips the instruction verb and its object when the target follows "into/in/on".
 	typeIntoRe = regexp.MustCompile(`(?i)^(?:type|enter|write|input|fill in|fill|paste|put)\s+.*?\s(into|in|inside|to)\s+(.*)$`)
 	// articleRe opens a noun phrase: "to the field" names a target, "to transfer" does not.
-	articleRe = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|this|that)\s`)
+	articleRe  = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|this|that)\s`)
 	fillWithRe = regexp.MustCompile(`(?i)^(?:fill(?: in| out)?|complete|populate|set)\s+(.*?)\s+(?:with|to)\s+.*$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
 	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
