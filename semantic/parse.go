@@ -724,6 +724,9 @@ var verbHeads = map[string]bool{
 	"switch": true, "use": true, "sort": true, "filter": true, "search": true, "continue": true, "proceed": true,
 	"start": true, "stop": true, "buy": true, "invite": true, "join": true, "unsubscribe": true, "approve": true,
 	"comment": true, "reply": true, "bookmark": true, "print": true, "zoom": true, "swap": true, "call": true, "contact": true,
+	"report": true, "upvote": true, "downvote": true, "vote": true, "pin": true, "unpin": true, "mute": true, "unmute": true,
+	"flag": true, "retry": true, "rerun": true, "archive": true, "snooze": true, "restart": true, "reboot": true,
+	"rename": true, "duplicate": true, "assign": true, "react": true, "block": true, "unfollow": true, "repeat": true,
 }
 
 // npBreaks end the first noun phrase.

@@ -27,6 +27,7 @@ const (
 	anchorWindow    = 30    // how far in document order an anchor is looked for
 	anchorTop       = 40    // how many of the best candidates look for anchors
 	headMissing     = 0.15  // a candidate without the head word (or asked-for role)
+	notTheirs       = 0.15  // a candidate with no tie to the description's possessor
 )
 
 func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
@@ -260,6 +261,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			df += int(m >> b & 1)
 		}
 		idf[b] = 1 / float64(1+df)
+		if df == 0 {
+			idf[b] = 0.05 // on no element: it cannot tell one anchor from another
+		}
 	}
 	weight := func(m uint64) float64 {
 		t := 0.0
@@ -270,9 +274,19 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		}
 		return t
 	}
+	// The possessor's words ("Aiko Tanaka's net pay").
+	var poss uint64
+	for b, w := range words {
+		if contains(qt.poss, w) {
+			poss |= 1 << b
+		}
+	}
 	// The target carries the head word (or the role asked for); the anchor the others.
 	var head uint64
 	heads := []string{p.First, p.Head}
+	if contains(qt.poss, stem(p.First)) {
+		heads = heads[1:] // "Lars's seat": Lars is whose, the seat is what
+	}
 	if p.Kind == "figure" && figureWords[p.Head] {
 		// "the order total": the figure is the total, whatever else says "order".
 		heads = heads[1:]
@@ -371,14 +385,14 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
-		if own&head == 0 && !roleFits(ce, p) {
+		if own&head == 0 && !roleFits(ce, p) && !colHit {
 			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
 			}
 			continue // the head word is the target's
 		}
-		best := 0.0
+		best, bestGot := 0.0, uint64(0)
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
 			if a == c {
 				continue
@@ -395,8 +409,13 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
 			if frac > best && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role]) && !isAncestor(s, c, a) && associated(s, c, a) {
-				best = frac
+				best, bestGot = frac, got
 			}
+		}
+		if poss&miss != 0 && bestGot&poss == 0 {
+			// "Aiko Tanaka's net pay" is not the page's Net pay, which is nobody's in particular.
+			all[i].Score = round3(all[i].Score - notTheirs)
+			all[i].Why += "; not the possessor's"
 		}
 		if best > 0 {
 			all[i].Score = round3(all[i].Score + anchorWeight*best)
