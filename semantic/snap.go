@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -25,35 +26,54 @@ var snapshotJS string
 
 // snapFn is the property of the window[windowKey] object that snapshot.js installs the snapshot
 // function under; its name carries the wire format's version.
-const snapFn = "snapW3"
+const snapFn = "snapW4"
 
 // snapExpr takes a snapshot with the installed function, or evaluates to 0 when the document has
-// none yet (a new page, or it navigated).
-const snapExpr = `(s => s && s.` + snapFn + ` ? s.` + snapFn + `() : 0)(window["` + windowKey + `"])`
+// none yet (a new page, or it navigated). The function is told which snapshot of the page the
+// caller holds (see snapBase), so it may send only the difference.
+func snapExpr(doc string, gen int) string {
+	return `(s => s && s.` + snapFn + ` ? s.` + snapFn + `(` + strconv.Quote(doc) + `, ` + strconv.Itoa(gen) + `) : 0)(window["` + windowKey + `"])`
+}
 
 // Snap takes a snapshot of page in one round trip: injected JS walks the DOM (open shadow roots
 // and same-origin iframes included) and returns the interactive and text-bearing elements.
 // It does not modify the DOM. The live elements stay reachable through Handle until the page
 // navigates or eight newer snapshots are taken.
 func Snap(ctx context.Context, page *rod.Page) (*Snapshot, error) {
-	wire, err := snapWire(ctx, page)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: %w", err)
+	key := baseKey(page)
+	base := snapBases.get(key)
+	for try := 0; ; try++ {
+		var doc string
+		var gen int
+		if base != nil {
+			doc, gen = base.doc, base.gen
+		}
+		msg, err := snapWire(ctx, page, doc, gen)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: %w", err)
+		}
+		nb, s, err := readMessage(msg, base)
+		if errors.Is(err, errNoBase) && try == 0 {
+			// The page answered with a difference from a snapshot this process does not hold.
+			base = nil
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: decode: %w", err)
+		}
+		snapBases.put(key, nb)
+		return s, nil
 	}
-	s, err := decodeWire(wire)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot: decode: %w", err)
-	}
-	return s, nil
 }
 
-// snapWire returns the wire form of a snapshot. The snapshot function is installed once per
-// document: later calls send a short expression instead of the whole script (and V8 keeps the
-// function's optimized code). A top-level page is asked with a raw Runtime.evaluate whose reply
-// is decoded once, here; an iframe's page goes through rod, which knows the frame's context.
-func snapWire(ctx context.Context, page *rod.Page) (string, error) {
+// snapWire returns the page's answer (a message, see readMessage). The snapshot function is
+// installed once per document: later calls send a short expression instead of the whole script
+// (and V8 keeps the function's optimized code). A top-level page is asked with a raw
+// Runtime.evaluate whose reply is decoded once, here; an iframe's page goes through rod, which
+// knows the frame's context.
+func snapWire(ctx context.Context, page *rod.Page, doc string, gen int) (string, error) {
 	if !page.IsIframe() {
-		raw, err := page.Call(ctx, string(page.SessionID), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: snapExpr, ReturnByValue: true})
+		raw, err := page.Call(ctx, string(page.SessionID), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: snapExpr(doc, gen), ReturnByValue: true})
 		if err == nil {
 			if s, ok, err := evalString(raw); err != nil {
 				return "", err
@@ -65,7 +85,7 @@ func snapWire(ctx context.Context, page *rod.Page) (string, error) {
 		}
 		// Not installed yet, or no usable context (rod's Evaluate waits for one): install.
 	} else {
-		res, err := page.Context(ctx).Evaluate(rod.Eval(`(k, f) => { const s = window[k]; return s && s[f] ? s[f]() : 0 }`, windowKey, snapFn))
+		res, err := page.Context(ctx).Evaluate(rod.Eval(`(k, f, d, g) => { const s = window[k]; return s && s[f] ? s[f](d, g) : 0 }`, windowKey, snapFn, doc, gen))
 		if err != nil {
 			return "", err
 		}
@@ -340,10 +360,17 @@ func (r *wireReader) text() string {
 	return s
 }
 
-// decodeWire turns snapshot.js's wire string into a Snapshot.
+// decodeWire turns snapshot.js's wire string (a generation, then a body) into a Snapshot.
 func decodeWire(wire string) (*Snapshot, error) {
 	r := &wireReader{s: wire}
-	s := &Snapshot{Gen: r.num(), URL: r.str(), Title: r.str(), prep: &prepCache{}}
+	gen := r.num()
+	return decodeBody(r, gen)
+}
+
+// decodeBody decodes the body of a snapshot from r, which must end with it.
+func decodeBody(r *wireReader, gen int) (*Snapshot, error) {
+	wire := r.s
+	s := &Snapshot{Gen: gen, URL: r.str(), Title: r.str(), prep: &prepCache{}}
 	n := r.num()
 	if r.err != nil {
 		return nil, r.err

@@ -183,6 +183,10 @@ func TestSnap_CachedMatchesFresh(t *testing.T) {
 			p, _ := snapFixture(t, name)
 			for round := 0; round < 16; round++ {
 				mutate := rod.Eval(mutateJS, 7919*len(name)+round)
+				if round%4 == 1 {
+					// No mutation: form state, scrolling and hover styles only (see snap's replay).
+					mutate = rod.Eval(stateJS, 7919*len(name)+round)
+				}
 				if round == 0 {
 					// attachShadow is no mutation: the ancestors' cached text must still see it.
 					mutate = rod.Eval(`() => { for (const e of document.querySelectorAll('body span, body div')) if (!e.shadowRoot && e.textContent.trim()) { e.attachShadow({mode: 'open'}).innerHTML = '<b>attached later</b> <slot></slot>'; return; } }`)
@@ -196,7 +200,7 @@ func TestSnap_CachedMatchesFresh(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				res, err := p.Evaluate(rod.Eval(`(k, f) => { const s = window[k]; return [s[f](), s[f](true)]; }`, windowKey, snapFn))
+				res, err := p.Evaluate(rod.Eval(`(k, f) => { const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -213,10 +217,15 @@ func TestSnap_CachedMatchesFresh(t *testing.T) {
 	}
 }
 
-// withoutGen is a wire snapshot without its leading generation number.
+// withoutGen is the body of a whole-snapshot message (see readMessage): without its document id
+// and generation.
 func withoutGen(t *testing.T, w string) string {
 	t.Helper()
-	r := &wireReader{s: w}
+	if w == "" || w[0] != 'F' {
+		t.Fatalf("not a whole snapshot: %.40q", w)
+	}
+	r := &wireReader{s: w, i: 1}
+	r.str()
 	r.num()
 	if r.err != nil {
 		t.Fatal(r.err)
@@ -258,6 +267,29 @@ const mutateJS = `(seed) => {
 		() => { const h = pick(); if (h.tagName === 'LABEL') h.textContent = 'Relabel ' + rnd(9); else { const l = h.ownerDocument.createElement('h2'); l.textContent = 'Heading ' + rnd(9); h.before(l); } },
 	];
 	const n = 1 + rnd(6);
+	for (let i = 0; i < n; i++) { try { ops[rnd(ops.length)](); } catch (err) {} }
+	return n;
+}`
+
+// stateJS changes what no mutation reports (seeded): values, checked and selected states,
+// window and element scrolling, the viewport's hover, a CSS rule.
+const stateJS = `(seed) => {
+	let x = seed;
+	const rnd = n => { x = (x * 1103515245 + 12345) % 2147483648; return x % n; };
+	const all = [...document.querySelectorAll('*')];
+	const pick = sel => { const a = all.filter(e => e.matches(sel)); return a.length ? a[rnd(a.length)] : null; };
+	const ops = [
+		() => { const e = pick('input:not([type=checkbox]):not([type=radio]), textarea'); if (e) e.value = 'v' + rnd(99); },
+		() => { const e = pick('input[type=checkbox], input[type=radio]'); if (e) e.checked = !e.checked; },
+		() => { const e = pick('select'); if (e && e.options.length) e.selectedIndex = rnd(e.options.length); },
+		() => window.scrollTo(0, rnd(400)),
+		() => { const e = pick('div, section, ul, form, main'); if (e) { e.style.overflow = 'auto'; e.style.height = '40px'; } },
+		() => { const e = pick('div, section, ul, form, main'); if (e) e.scrollTop = rnd(30); },
+		() => { const e = pick('input, button, select'); if (e) e.disabled = !e.disabled; },
+		() => { const sh = document.styleSheets[0] || document.head.appendChild(document.createElement('style')).sheet; const e = pick('p, span, a, button, li'); if (e && e.id) sh.insertRule('#' + CSS.escape(e.id) + ' { visibility: hidden }'); },
+		() => { const e = pick('p, span, a, button, li'); if (e) e.focus(); },
+	];
+	const n = 1 + rnd(3);
 	for (let i = 0; i < n; i++) { try { ops[rnd(ops.length)](); } catch (err) {} }
 	return n;
 }`

@@ -7,9 +7,12 @@
 // (later snapshots call it with a short expression, see Snap in snap.go, and V8 keeps its
 // optimized code) and returns one snapshot. What an element contributes that depends only on its
 // attributes and subtree (role, names, text, container label...) is kept between snapshots and
-// dropped by a MutationObserver of the script's own when the DOM changes (see derive); boxes,
-// visibility, form state, labels and context are read afresh every time. snapW3(true) derives
-// everything again (for tests).
+// dropped by a MutationObserver of the script's own when the DOM changes (see derive). The last
+// snapshot is reused, or its rows written again with new boxes, visibility and form state, when
+// the observer saw nothing that could change more and a re-read of everything the walk read from
+// layout, style and form state proves it (see remeasure); otherwise the page is walked again.
+// snapW4(doc, gen) takes a snapshot: see the message below. snapW4(0, 0, true) derives
+// everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
 // moves it, JSON-escaped, through the browser to rod, which costs about 30 µs per KB, so it is
@@ -23,17 +26,24 @@
 //   text:    0 and a string, or the distance back to an earlier use of the same string in the text
 //            table; either way the string is appended to the table again, so repeated names stay
 //            near and cheap.
-//   snapshot: gen, url (string), title (string), count, then count elements.
+//   snapshot: gen, url (string), title (string), count, then count elements; the body is the
+//            snapshot without its gen.
+//   message: what snapW4(doc, gen) returns: "F", the document's id (string, random per document),
+//            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
+//            the length of the body's prefix and suffix that the last body has too (numbers, in
+//            UTF-16 code units, never splitting a surrogate pair), then the rest of the body.
 //   element: bits, tag, role, parent (the element's index minus its parent's, 0 for none), shape,
 //            selector (the length shared with the previous element's compact selector, then the
 //            rest as a string), box (x, y, w, h in tenths of a pixel, each a signed difference
 //            from the previous element's), name (text), then, when their bit is set and in this
 //            order: text, href, class, label, name attribute, id attribute, value (texts), input
-//            type (token), placeholder, aria-label, title, alt, test id (texts), context (token).
+//            type (token), placeholder, aria-label, title, alt, test id (texts), context (token),
+//            item (a number and a token, see Element.Item).
 //   bits:    1 context, 2 text same as name, 4 interactive, 8 text, 16 href, 32 class, 64 hidden,
 //            128 disabled, 256 editable, 512 checked, 1024 covered, 2048 in frame, 4096 label,
 //            8192 name attribute, 16384 id attribute, 32768 value, 65536 input type,
-//            131072 placeholder, 262144 aria-label, 524288 title, 1048576 alt, 2097152 test id.
+//            131072 placeholder, 262144 aria-label, 524288 title, 1048576 alt, 2097152 test id,
+//            4194304 item.
 //   compact selector: a selector where "/tag/n" stands for " > tag:nth-of-type(n)" (a tag name has
 //            no "/", and CSS.escape escapes every "/" of an id).
 function (KEY) {
@@ -42,8 +52,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW3) store.snapW3 = install(store);
-  return store.snapW3();
+  if (!store.snapW4) store.snapW4 = install(store);
+  return store.snapW4();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -55,6 +65,9 @@ function (KEY) {
   const LANDMARK_ROLES = {navigation: 'navigation', banner: 'header', contentinfo: 'footer', complementary: 'sidebar', dialog: 'dialog', alertdialog: 'dialog', form: 'form', region: '', search: 'search', menu: 'menu', menubar: 'menu', tablist: 'tabs', toolbar: 'toolbar', list: '', grid: 'table', table: 'table'};
   const TEXT_INPUTS = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number', 'date', 'datetime-local', 'month', 'week', 'time']);
   const POINTERTAGS = new Set(['DIV', 'SPAN', 'LI', 'I', 'IMG', 'svg', 'P']);
+  // The elements attachShadow accepts (besides custom elements, whose names have a dash): only
+  // these can get a shadow root without a mutation (see remeasure).
+  const SHADOWABLE = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
   const WS = /\s+/g, NEEDWS = /^\s|\s$|\s\s|[^\S ]/;
   const ws = s => !s ? '' : NEEDWS.test(s) ? s.replace(WS, ' ').trim() : s;
@@ -77,7 +90,7 @@ function (KEY) {
   // Per-snapshot state, reset by snap.
   let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
   let nItems = 0, nGroups = 0, itemSigs = null;
-  let els = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
+  let els = null, rows = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
 
   function tok(v) {
     const i = tokens.get(v);
@@ -288,8 +301,8 @@ function (KEY) {
 
   const ITEMTAGS = new Set(['DIV', 'LI', 'TR', 'ARTICLE', 'SECTION', 'FIGURE', 'DL']);
   // itemSig is an element's first class, what repeated items share.
-  function itemSig(e) {
-    const c = e.getAttribute('class');
+  function itemSig(e) { return sigOf(e.getAttribute('class')); }
+  function sigOf(c) {
     if (!c) return '';
     const t = c.trim();
     const sp = t.indexOf(' ');
@@ -341,13 +354,24 @@ function (KEY) {
   const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'name', 'id', 'class',
     'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden'];
   const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
-  const OBSERVE = {subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ATTRS};
+  const ATTRSET = new Set(ATTRS);
+  // DIRTY are the attributes whose change may change what replay reuses: those derive reads,
+  // and those of labels, read-only fields, column spans and frames. Any other attribute (style,
+  // aria-expanded, data-*, disabled, checked, value, open...) changes at most what remeasure
+  // reads again: layout, style, form state, the modal.
+  const DIRTY = new Set([...ATTRS, 'for', 'readonly', 'colspan', 'src', 'srcdoc']);
+  // Every attribute is recorded (a style or class change may move or hide elements, see replay);
+  // only ATTRS drop derived data.
+  const OBSERVE = {subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true};
   const mo = new MutationObserver(invalidate);
   // watched holds the documents and shadow roots mo observes; stale is set when the walk finds a
   // shadow root attached since cached data of its host's ancestors was derived (attachShadow is
   // no mutation): the snapshot is then taken again.
   const watched = new WeakSet();
-  let stale = false;
+  let stale = false, dirty = true, volatile = false;
+  // classed holds the elements whose class changed since the last walk when nothing else did
+  // (see invalidate).
+  const classed = new Set();
   function watch(root) {
     if (watched.has(root)) return;
     watched.add(root);
@@ -371,11 +395,26 @@ function (KEY) {
     if (el.shadowRoot) for (let c = el.shadowRoot.firstElementChild; c; c = c.nextElementSibling) dropTree(c);
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) dropTree(c);
   }
+  // invalidate drops the derived data mutations may change and tells what replay may still do:
+  // most attributes change only what replay reads again (see DIRTY); a class changes that and
+  // the element's own class field (classed), unless it may change which containers are
+  // repeated items (the first class of a possible item, see itemSig). Anything else makes the
+  // page dirty: it is walked again.
   function invalidate(recs) {
     if (!recs.length) return;
     const seen = new Set();
     for (const r of recs) {
-      if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) { cache.delete(r.target); continue; }
+      if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) {
+        const an = r.attributeName;
+        if (an === 'class' && r.attributeNamespace === null) {
+          const e = r.target;
+          if (classed.size < 64 && (!ITEMTAGS.has(e.tagName) || sigOf(r.oldValue) === itemSig(e))) classed.add(e);
+          else dirty = true;
+        } else if (DIRTY.has(an)) dirty = true;
+        if (ATTRSET.has(an)) cache.delete(r.target);
+        continue;
+      }
+      dirty = true;
       dropUp(r.target, seen);
       if (r.type === 'childList') for (const a of r.addedNodes) if (a.nodeType === 1) dropTree(a);
     }
@@ -440,11 +479,66 @@ function (KEY) {
   }
 
   const VISIBLE = {visibilityProperty: true, opacityProperty: true};
+  // contextOf is an element's context (null for none): its column header hd, the container
+  // labels ctxs in force (innermost last) and the last heading, memoized per walk (ctxs arrays
+  // are shared by a container's elements).
+  let ctxMemo = null;
+  function contextOf(hd, ctxs, lastHeading) {
+    let m1 = ctxMemo.get(ctxs);
+    if (m1 === undefined) { m1 = new Map(); ctxMemo.set(ctxs, m1); }
+    let m2 = m1.get(hd);
+    if (m2 === undefined) { m2 = new Map(); m1.set(hd, m2); }
+    let c = m2.get(lastHeading);
+    if (c === undefined) {
+      const parts = [];
+      if (hd) parts.push(hd);
+      for (let i = ctxs.length - 1; i >= 0 && parts.length < 3; i--) if (!parts.includes(ctxs[i])) parts.push(ctxs[i]);
+      if (lastHeading && parts.length < 4 && !parts.some(p => p.includes(lastHeading))) parts.push(lastHeading);
+      c = parts.length ? cap(parts.length === 1 ? parts[0] : parts.join(' | '), 160) : null;
+      m2.set(lastHeading, c);
+    }
+    return c;
+  }
+  const valueText = (pwd, v) => pwd ? (v ? '***' : '') : cap(v || '', MAXN);
+  // emit writes an element's row: r holds what the DOM decides (see visit), the rest is the
+  // element's box, visibility, form state and value now. Table entries are numbered in the order
+  // they are written: it writes strictly in wire order.
+  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
+    let bits = r.sbits;
+    if (!(rw > 0 && rh > 0 && vis)) bits |= 64;
+    if (disabled) bits |= 128;
+    if (on) bits |= 512;
+    if (!disabled && r.edBase) bits |= 256;
+    const name = r.name;
+    if (t && t !== name) bits |= 8;
+    else if (t) bits |= 2;
+    if (value) bits |= 32768;
+    const x = Math.round((rx + r.ox) * 10), y = Math.round((ry + r.oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
+    let o = u(bits) + r.head + z(x - px) + z(y - py) + z(w - pw) + z(h - ph) + txt(name);
+    px = x; py = y; pw = w; ph = h;
+    if (bits & 8) o += txt(t);
+    if (bits & 16) o += txt(r.href);
+    if (bits & 32) o += txt(r.cls);
+    if (bits & 4096) o += txt(r.label);
+    if (bits & 8192) o += txt(r.na);
+    if (bits & 16384) o += txt(r.id);
+    if (value) o += txt(value);
+    if (bits & 65536) o += r.typeTok;
+    if (bits & 131072) o += txt(r.ph);
+    if (bits & 262144) o += txt(r.al);
+    if (bits & 524288) o += txt(r.ti);
+    if (bits & 1048576) o += txt(r.alt);
+    if (bits & 2097152) o += txt(r.tid);
+    if (bits & 1) o += r.ctxTok;
+    if (bits & 4194304) o += r.itemTok;
+    out += o;
+  }
+
   function visit(el, tag, lower, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, item) {
     let d = cache.get(el);
     if (d === undefined) {
       d = derive(el, tag);
-      if (d.keep) cache.set(el, d);
+      if (d.keep) cache.set(el, d); else volatile = true;
     }
     const type = d.type;
     if (type === 'hidden') return;
@@ -460,21 +554,33 @@ function (KEY) {
     let interactive = d.interactive || !!control;
     const own = d.own;
     let include = d.include || !!control;
-    let rect = null;
+    let rect = null, vr = -1;
     if (include) {
       rect = el.getBoundingClientRect();
+      vr = recV.length; recEl.push(el); recK.push(1); recV.push(rect.x, rect.y, rect.width, rect.height);
       // No box: display:none subtrees are skipped (display:contents has no box but its children do).
-      if ((rect.width === 0 || rect.height === 0) && !el.checkVisibility()) {
-        if (getComputedStyle(el).display !== 'contents') return;
-        include = false;
+      if (rect.width === 0 || rect.height === 0) {
+        const cv = el.checkVisibility();
+        recEl.push(el); recK.push(2); recV.push(cv);
+        if (!cv) {
+          const contents = getComputedStyle(el).display === 'contents';
+          recEl.push(el); recK.push(3); recV.push(contents);
+          if (!contents) return;
+          include = false;
+        }
       }
     }
     if (include && !interactive && own && POINTERTAGS.has(tag)) {
       // Clickable divs and spans: a pointer cursor that is not merely inherited.
-      const cur = getComputedStyle(el).cursor;
-      if (cur === 'pointer') {
+      const ptr = getComputedStyle(el).cursor === 'pointer';
+      recEl.push(el); recK.push(4); recV.push(ptr);
+      if (ptr) {
         const p = el.parentElement;
-        interactive = !p || getComputedStyle(p).cursor !== 'pointer';
+        if (p) {
+          const pptr = getComputedStyle(p).cursor === 'pointer';
+          recEl.push(p); recK.push(4); recV.push(pptr);
+          interactive = !pptr;
+        } else interactive = true;
       }
     }
 
@@ -483,8 +589,9 @@ function (KEY) {
       if (!d.full) deriveFull(d, el, tag);
       idx = els.length;
       els.push(el);
-      let bits = 0;
-      if (interactive) bits |= 4;
+      // sbits are the bits only the DOM decides; emit adds those of layout and form state.
+      let sbits = 0;
+      if (interactive) sbits |= 4;
 
       // Selector: the length shared with the previous one, then the rest.
       let sp = 0;
@@ -494,20 +601,22 @@ function (KEY) {
       const selw = u(sp) + str(sp ? sel.slice(sp) : sel);
       prevSel = sel;
       const rw = rect.width, rh = rect.height;
-      const x = Math.round((rect.x + ox) * 10), y = Math.round((rect.y + oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
-      const boxw = z(x - px) + z(y - py) + z(w - pw) + z(h - ph);
-      px = x; py = y; pw = w; ph = h;
-
-      if (!(rw > 0 && rh > 0 && el.checkVisibility(VISIBLE))) bits |= 64;
+      let vis = false, vv = -1;
+      if (rw > 0 && rh > 0) {
+        vis = el.checkVisibility(VISIBLE);
+        vv = recV.length; recEl.push(el); recK.push(5); recV.push(vis);
+      }
       const formControl = d.formControl, ariaLabel = d.ariaLabel, title = d.title, alt = d.alt, placeholder = d.placeholder, textual = d.textual;
-      const disabled = (formControl && el.matches(':disabled')) || d.ariaDisabled || (!!control && control.disabled);
-      if (disabled) bits |= 128;
-      if (type === 'checkbox' || type === 'radio') { if (el.checked) bits |= 512; }
-      else if (d.ariaOn) bits |= 512;
+      let disabled = false, vd = -1;
+      if (formControl) { disabled = el.matches(':disabled'); vd = recV.length; recEl.push(el); recK.push(6); recV.push(disabled); }
+      if (!disabled && d.ariaDisabled) disabled = true;
+      if (!disabled && control) { disabled = control.disabled; vd = recV.length; recEl.push(control); recK.push(10); recV.push(disabled); }
+      let on = d.ariaOn, vc = -1;
+      if (type === 'checkbox' || type === 'radio') { on = el.checked; vc = recV.length; recEl.push(el); recK.push(7); recV.push(on); }
       const editRoot = d.editRoot;
-      if (!disabled && ((textual && !el.readOnly) || editRoot)) bits |= 256;
-      if (covered) bits |= 1024;
-      if (inFrame) bits |= 2048;
+      const edBase = (textual && !el.readOnly) || editRoot;
+      if (covered) sbits |= 1024;
+      if (inFrame) sbits |= 2048;
 
       let label = '';
       const labels = el.labels && labelsOf(el);
@@ -517,22 +626,29 @@ function (KEY) {
       // aria-label could make the two differ and the whole subtree fitted.
       const nameFromText = !(labelledby || ariaLabel || label || alt) && !title && !placeholder && !d.isSVG && !textual &&
         tag !== 'SELECT' && tag !== 'INPUT' && (interactive || isHeading || fullRole === 'label');
-      let t = d.t;
-      if (tag === 'SELECT') { const o = el.selectedOptions && el.selectedOptions[0]; t = o ? ws(o.textContent) : ''; }
+      let t = d.t, vs = -1;
+      if (tag === 'SELECT') { t = selectText(el); vs = recV.length; recEl.push(el); recK.push(9); recV.push(t); }
       if (!label && textual && !labelledby && !ariaLabel && !placeholder && !title) {
         // An unlabeled field: the short text just before it often names it.
         const prev = el.previousElementSibling;
         if (prev && !prev.matches('input,select,textarea,button')) { const pt = text(prev, 60, false); if (pt.length <= 40) label = pt; }
       }
-      let value = '';
-      if (tag === 'INPUT' || tag === 'TEXTAREA') value = type === 'password' ? (el.value ? '***' : '') : cap(el.value || '', MAXN);
+      let value = '', vx = -1;
+      const pwd = type === 'password';
+      if (tag === 'INPUT' || tag === 'TEXTAREA') {
+        const v = el.value;
+        vx = recV.length; recEl.push(el); recK.push(8); recV.push(v);
+        value = valueText(pwd, v);
+      }
       else if (tag === 'SELECT') value = t;
       let name = labelledby || ariaLabel || label;
       if (!name && alt) name = alt;
       if (!name && d.isSVG) name = d.svgName;
       if (!name && title) name = title;
       if (!name && placeholder) name = placeholder;
-      if (!name && tag === 'INPUT' && (type === 'button' || type === 'submit' || type === 'reset')) name = value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+      // An input button's name may be its value, which changes without a mutation.
+      const nameDyn = !name && tag === 'INPUT' && (type === 'button' || type === 'submit' || type === 'reset');
+      if (nameDyn) name = value || (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
       if (!name && !textual && tag !== 'SELECT') {
         if (!(interactive || isHeading || fullRole === 'label')) name = t;
         else if (nameFromText && !d.special && d.tRaw < MAXN) name = t;
@@ -542,55 +658,44 @@ function (KEY) {
         }
       }
       name = cap(ws(name), MAXN);
-      if (t && t !== name) bits |= 8;
-      else if (t) bits |= 2;
       const href = d.href, cls = d.cls, na = d.na, id = d.id, tid = d.tid;
-      if (href) bits |= 16;
-      if (cls) bits |= 32;
-      if (label) bits |= 4096;
-      if (na) bits |= 8192;
-      if (id) bits |= 16384;
-      if (value) bits |= 32768;
-      if (type) bits |= 65536;
-      if (placeholder) bits |= 131072;
-      if (ariaLabel) bits |= 262144;
-      if (title) bits |= 524288;
-      if (alt) bits |= 1048576;
-      if (tid) bits |= 2097152;
-      if (item) bits |= 4194304;
+      if (href) sbits |= 16;
+      if (cls) sbits |= 32;
+      if (label) sbits |= 4096;
+      if (na) sbits |= 8192;
+      if (id) sbits |= 16384;
+      if (type) sbits |= 65536;
+      if (placeholder) sbits |= 131072;
+      if (ariaLabel) sbits |= 262144;
+      if (title) sbits |= 524288;
+      if (alt) sbits |= 1048576;
+      if (tid) sbits |= 2097152;
+      if (item) sbits |= 4194304;
 
-      const parts = [];
-      if (cell && cell !== el) { const hd = colHeader(cell); if (hd) parts.push(hd); }
-      else if (tag === 'TD') { const hd = colHeader(el); if (hd) parts.push(hd); }
-      for (let i = ctxs.length - 1; i >= 0 && parts.length < 3; i--) if (!parts.includes(ctxs[i])) parts.push(ctxs[i]);
+      const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' ? colHeader(el) : '';
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
       const lastHeading = headings.length ? headings[headings.length - 1].text : '';
-      if (lastHeading && parts.length < 4 && !parts.some(p => p.includes(lastHeading))) parts.push(lastHeading);
-      if (parts.length) bits |= 1;
+      const ctx = contextOf(hd, ctxs, lastHeading);
+      if (ctx !== null) sbits |= 1;
 
-      // Table entries are numbered in the order they are written: emit strictly in wire order.
-      let o = u(bits) + tok(lower) + tok(fullRole) + u(parent < 0 ? 0 : idx - parent) + shapeTok(shape) + selw + boxw + txt(name);
-      if (bits & 8) o += txt(t);
-      if (href) o += txt(href);
-      if (cls) o += txt(cap(cls, 100));
-      if (label) o += txt(cap(label, MAXN));
-      if (na) o += txt(cap(na, 100));
-      if (id) o += txt(cap(id, 100));
-      if (value) o += txt(value);
-      if (type) o += tok(type);
-      if (placeholder) o += txt(cap(ws(placeholder), MAXN));
-      if (ariaLabel) o += txt(cap(ws(ariaLabel), MAXN));
-      if (title) o += txt(cap(ws(title), MAXN));
-      if (alt) o += txt(cap(ws(alt), MAXN));
-      if (tid) o += txt(cap(tid, 100));
-      if (parts.length) o += tok(cap(parts.length === 1 ? parts[0] : parts.join(' | '), 160));
-      if (item) o += u(item) + tok(itemSigs[item]);
-      out += o;
+      // Tokens depend on the DOM only: a row keeps their wire form for re-encoding (see emit).
+      const r = {
+        sbits, head: tok(lower) + tok(fullRole) + u(parent < 0 ? 0 : idx - parent) + shapeTok(shape) + selw, ox, oy,
+        vr, vv, vd, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
+        href, cls: cls && cap(cls, 100), label: label && cap(label, MAXN), na: na && cap(na, 100), id: id && cap(id, 100),
+        typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
+        ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
+        ctxTok: ctx !== null ? tok(ctx) : '',
+        itemTok: item ? u(item) + tok(itemSigs[item]) : '',
+      };
+      rows.push(r);
+      emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t);
       if (isHeading && name) headings.push({text: cap(name, 80), scope: el.parentNode || el});
     }
 
     if (tag === 'SELECT' || tag === 'TEXTAREA') return;
     const sr = el.shadowRoot;
+    if (SHADOWABLE.has(lower) || lower.includes('-')) { recEl.push(el); recK.push(0); recV.push(sr); }
     if (sr) {
       if (!watched.has(sr)) watchRoot(sr, el);
       countIDs(sr);
@@ -599,8 +704,11 @@ function (KEY) {
     if (tag === 'IFRAME') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
-      if (doc && doc.documentElement) {
+      const de = doc && doc.documentElement;
+      recEl.push(el); recK.push(11); recV.push(doc, de);
+      if (de) {
         const fr = el.getBoundingClientRect();
+        recV.push(fr.x, fr.y, el.clientLeft, el.clientTop);
         watch(doc);
         countIDs(doc);
         walkChildren(doc.documentElement, sel + ' >>> html', frameShape(shape), ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true, 0);
@@ -610,25 +718,147 @@ function (KEY) {
     walkChildren(el, sel, shape, ctxs, idx, ox, oy, scope, depth + 1, cell, covered, inFrame, item);
   }
 
-  // snap takes a snapshot; fresh drops the derived data of earlier snapshots first.
-  return function snap(fresh) {
+  // Replay. A snapshot is a function of the DOM (which the observer watches: any record at all
+  // makes the page dirty), of the shadow roots and frame documents met, and of what the walk
+  // reads from layout, style and form state (boxes, visibility, display, cursor, disabled,
+  // checked, value, selected option, frame offsets), all logged in order in recEl/recK/recV
+  // by the last full walk. When the DOM is clean and every logged read gives the same value
+  // again, a new walk would make the same reads and decisions and say the same: the last
+  // snapshot's elements and body are reused. When only boxes, visibility and form state
+  // changed, and none in a way that changes which elements are walked (a box appearing or
+  // vanishing, display, cursor, shadow roots, frames), the walk would meet the same elements
+  // with the same DOM-derived data: their rows (see visit) are written again with the new
+  // values (re-encoding). Anything else, and a full walk is taken.
+  let recEl = [], recK = [], recV = [], recOK = false, newV = null;
+  let lastEls = null, lastRows = null, lastRest = '', lastModal = null;
+  function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
+  // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
+  // values that re-encoding handles differ (newV then holds all the values), 2 otherwise.
+  function remeasure() {
+    const E = recEl, K = recK, V = recV, n = E.length;
+    let NV = null;
+    let j = 0;
+    for (let i = 0; i < n; i++) {
+      const el = E[i];
+      let v;
+      switch (K[i]) {
+        case 0: if (el.shadowRoot !== V[j]) return 2; j++; continue;
+        case 1: {
+          const r = el.getBoundingClientRect();
+          const x = r.x, y = r.y, w = r.width, h = r.height;
+          if (x !== V[j] || y !== V[j + 1] || w !== V[j + 2] || h !== V[j + 3]) {
+            if ((w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
+            if (NV === null) NV = V.slice();
+            NV[j] = x; NV[j + 1] = y; NV[j + 2] = w; NV[j + 3] = h;
+          }
+          j += 4;
+          continue;
+        }
+        case 2: if (el.checkVisibility() !== V[j]) return 2; j++; continue;
+        case 3: if ((getComputedStyle(el).display === 'contents') !== V[j]) return 2; j++; continue;
+        case 4: if ((getComputedStyle(el).cursor === 'pointer') !== V[j]) return 2; j++; continue;
+        case 5: v = el.checkVisibility(VISIBLE); break;
+        case 6: v = el.matches(':disabled'); break;
+        case 7: v = el.checked; break;
+        case 8: v = el.value; break;
+        case 9: v = selectText(el); break;
+        case 10: v = el.disabled; break;
+        case 11: {
+          let doc = null;
+          try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
+          const de = doc && doc.documentElement;
+          if (doc !== V[j] || de !== V[j + 1]) return 2;
+          j += 2;
+          if (de) {
+            const fr = el.getBoundingClientRect();
+            if (fr.x !== V[j] || fr.y !== V[j + 1] || el.clientLeft !== V[j + 2] || el.clientTop !== V[j + 3]) return 2;
+            j += 4;
+          }
+          continue;
+        }
+        default: return 2;
+      }
+      if (v !== V[j]) {
+        if (NV === null) NV = V.slice();
+        NV[j] = v;
+      }
+      j++;
+    }
+    newV = NV;
+    return NV === null ? 0 : 1;
+  }
+  // reencode writes the last walk's rows again with the values V (what recV logs, read anew):
+  // the rest of the body (see snap), or null when a name depends on a value that changed.
+  function reencode(V) {
+    const V0 = recV, R = lastRows;
+    for (const r of R) if (r.nameDyn && V[r.vx] !== V0[r.vx]) return null;
+    if (classed.size) {
+      for (const e of classed) {
+        const i = lastEls.indexOf(e);
+        if (i < 0) continue;
+        const cls = typeof e.className === 'string' ? ws(e.className) : '';
+        const r = R[i];
+        r.cls = cls && cap(cls, 100);
+        r.sbits = cls ? r.sbits | 32 : r.sbits & ~32;
+      }
+      classed.clear();
+    }
+    texts = new Map(); nTexts = 0; out = ''; px = py = pw = ph = 0;
+    try {
+      for (const r of R) {
+        const j = r.vr;
+        const t = r.vs >= 0 ? V[r.vs] : r.t;
+        const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : '';
+        emit(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
+      }
+      return u(R.length) + out;
+    } finally {
+      texts = null; out = '';
+    }
+  }
+  function findModal() {
+    let m = null;
+    try { m = document.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
+    if (!m) {
+      for (const a of document.querySelectorAll('[aria-modal="true"]')) {
+        if (a.checkVisibility()) { m = a; break; }
+      }
+    }
+    return m;
+  }
+
+  // snap takes a snapshot and returns its body (the wire format without the generation); fresh
+  // drops the derived data of earlier snapshots first and walks the page anew.
+  function snap(fresh) {
     if (fresh) cache = new WeakMap();
     watch(document);
     invalidate(mo.takeRecords());
     // Modal: elements outside an open modal dialog are covered.
-    modal = null;
-    try { modal = document.querySelector('dialog:modal'); } catch (e) { /* old engines */ }
-    if (!modal) {
-      for (const m of document.querySelectorAll('[aria-modal="true"]')) {
-        if (m.checkVisibility()) { modal = m; break; }
+    const m = findModal();
+    if (!fresh && !dirty && recOK && m === lastModal) {
+      const k = remeasure();
+      const nv = newV;
+      newV = null;
+      const rest = k === 0 && !classed.size ? lastRest : k !== 2 ? reencode(nv || recV) : null;
+      if (rest !== null) {
+        if (nv) recV = nv;
+        if (rest === lastRest) store.replays = (store.replays || 0) + 1;
+        else { store.reencodes = (store.reencodes || 0) + 1; lastRest = rest; }
+        const gen = ++store.gen;
+        store.snaps.set(gen, lastEls);
+        for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
+        return str(location.href) + str(document.title) + rest;
       }
     }
+    modal = m;
+    dirty = false; recOK = false; classed.clear();
     if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
     try {
       for (let pass = 0; pass < 2; pass++) {
-        snapID++; stale = false;
+        snapID++; stale = false; volatile = false;
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
-        els = []; idCount = new Map(); headings = []; hdrMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
+        els = []; rows = []; idCount = new Map(); headings = []; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
+        recEl = []; recK = []; recV = [];
         countIDs(document);
         nItems = 0; nGroups = 0; itemSigs = [''];
         if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
@@ -637,11 +867,51 @@ function (KEY) {
       const gen = ++store.gen;
       store.snaps.set(gen, els);
       for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
-      return u(gen) + str(location.href) + str(document.title) + u(els.length) + out;
+      const rest = u(els.length) + out;
+      // A walk that met a new shadow root twice, or elements whose derived data is not kept,
+      // is never replayed.
+      recOK = !stale && !volatile && !dirty;
+      lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal;
+      if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; }
+      return str(location.href) + str(document.title) + rest;
     } finally {
       itemSigs = null;
-      tokens = texts = els = idCount = headings = hdrMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
+      tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
+  }
+
+  // The message (see the header): the whole body, or its difference from the body of the
+  // generation the caller holds, when that is the last one sent.
+  const docID = (() => {
+    const b = new Uint8Array(12);
+    crypto.getRandomValues(b);
+    let s = '';
+    for (const c of b) s += B64[c & 63] + B64[c >> 6];
+    return s;
+  })();
+  let sentGen = 0, sentBody = null;
+  return function snapW4(haveDoc, haveGen, fresh) {
+    const body = snap(!!fresh);
+    const gen = store.gen;
+    let msg;
+    if (sentBody !== null && haveDoc === docID && haveGen === sentGen) msg = 'D' + u(gen) + delta(sentBody, body);
+    else msg = 'F' + str(docID) + u(gen) + body;
+    sentGen = gen; sentBody = body;
+    return msg;
   };
+  // delta is the length of b's prefix and suffix that a has too (in UTF-16 code units, never
+  // splitting a surrogate pair), then the rest of b.
+  function delta(a, b) {
+    if (a === b) return u(a.length) + 'A';
+    const la = a.length, lb = b.length, lim = Math.min(la, lb);
+    let p = 0;
+    while (p < lim && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+    if (p > 0 && (b.charCodeAt(p - 1) & 0xFC00) === 0xD800) p--;
+    let s = 0;
+    const slim = lim - p;
+    while (s < slim && a.charCodeAt(la - 1 - s) === b.charCodeAt(lb - 1 - s)) s++;
+    if (s > 0 && (b.charCodeAt(lb - s) & 0xFC00) === 0xDC00) s--;
+    return u(p) + u(s) + b.slice(p, lb - s);
+  }
   }
 }

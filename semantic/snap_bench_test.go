@@ -1,0 +1,107 @@
+package semantic
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+)
+
+// bigPageActive is bigPage with what actions change: a style that reflows a selected product
+// card, two checkboxes, and a scroller of its own.
+func bigPageActive(tb testing.TB, dir string, n int) string {
+	tb.Helper()
+	name := bigPage(tb, dir, n)
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s := strings.Replace(string(b), "</head>", `<style>li.selected { padding: 6px; border: 2px solid #888 } #notes { height: 60px; overflow: auto }</style></head>`, 1)
+	s = strings.Replace(s, "</form>", `<input type=checkbox id=agree><label for=agree>I agree</label><input type=checkbox id=news><label for=news>Send me news</label></form><div id=notes><p>Note one</p><p>Note two</p><p>Note three</p><p>Note four</p><p>Note five</p></div>`, 1)
+	active := "active.html"
+	if err := os.WriteFile(filepath.Join(dir, active), []byte(s), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return active
+}
+
+// pageActions are small changes of the kind an action makes, one per call (i picks it): a
+// product card selected (a class that reflows what follows), a character typed into a field, a
+// checkbox clicked, the window scrolled, an inner scroller scrolled.
+const pageActions = `(i) => {
+	const cards = document.querySelectorAll('ol > li');
+	switch (i % 5) {
+	case 0: { const c = cards[(i * 7) % cards.length]; c.classList.toggle('selected'); break; }
+	case 1: { const f = document.getElementById('f' + (i % 20)); f.value += 'x'; f.dispatchEvent(new Event('input', {bubbles: true})); break; }
+	case 2: document.getElementById(i % 2 ? 'agree' : 'news').click(); break;
+	case 3: window.scrollBy(0, i % 2 ? 300 : -200); break;
+	case 4: { const n = document.getElementById('notes'); n.scrollTop = n.scrollTop ? 0 : 40; break; }
+	}
+	return i;
+}`
+
+// BenchmarkGroundingSnapResolve2000Changed is Snap + Resolve after an action changed the page
+// (see pageActions; the action itself is not timed), what a node pays in an agent's loop.
+func BenchmarkGroundingSnapResolve2000Changed(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPageActive(b, dir, 2000))
+	ctx := context.Background()
+	if _, err := Snap(ctx, p); err != nil {
+		b.Fatal(err)
+	}
+	var ds []time.Duration
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		if _, err := p.Evaluate(rod.Eval(pageActions, i)); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		t0 := time.Now()
+		s, err := Snap(ctx, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = Resolve(s, grounding2000[i%len(grounding2000)])
+		ds = append(ds, time.Since(t0))
+	}
+	b.ReportMetric(pctMS(ds, 0.5), "p50-ms")
+	b.ReportMetric(pctMS(ds, 0.95), "p95-ms")
+}
+
+// BenchmarkSnapInPage2000 times the installed snapshot function inside the page (no CDP, no
+// decoding), on the unchanged page and after each of pageActions (not timed), to tell page
+// work from transport and Go work when the machine is noisy.
+func BenchmarkSnapInPage2000(b *testing.B) {
+	for _, changed := range []bool{false, true} {
+		name := "unchanged"
+		if changed {
+			name = "changed"
+		}
+		b.Run(name, func(b *testing.B) {
+			dir := b.TempDir()
+			p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPageActive(b, dir, 2000))
+			if _, err := Snap(context.Background(), p); err != nil {
+				b.Fatal(err)
+			}
+			var ds []time.Duration
+			for i := 0; b.Loop(); i++ {
+				res, err := p.Evaluate(rod.Eval(`(k, f, acts, i, changed) => {
+					if (changed) (0, eval)('(' + acts + ')')(i);
+					const s = window[k], t0 = performance.now();
+					s[f]();
+					return performance.now() - t0;
+				}`, windowKey, snapFn, pageActions, i, changed))
+				if err != nil {
+					b.Fatal(err)
+				}
+				ds = append(ds, time.Duration(res.Value.Num()*float64(time.Millisecond)))
+			}
+			reportLatency(b, ds)
+		})
+	}
+}

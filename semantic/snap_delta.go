@@ -1,0 +1,209 @@
+package semantic
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/go-rod/rod"
+)
+
+// snapBase is the last snapshot this process took of a page (a document of a tab or frame): the
+// page may answer the next Snap with only the difference from its body.
+type snapBase struct {
+	doc  string // the page-side document id (random per document)
+	gen  int
+	body string // the wire format without the generation
+	snap *Snapshot
+	tick uint64 // when it was stored, for eviction
+}
+
+// snapBases holds a snapBase per page (see baseKey), bounded in count and bytes. A base is only a
+// hint of what to ask for: the page sends a difference only from the generation of its own
+// document that it sent last, so a stale or mixed-up entry costs a whole snapshot, never a wrong
+// one.
+var snapBases = &baseCache{m: map[string]*snapBase{}}
+
+const (
+	maxBases     = 64
+	maxBaseBytes = 32 << 20
+)
+
+// size is roughly the memory a base holds.
+func (b *snapBase) size() int {
+	return len(b.body) + len(b.snap.Elements)*int(unsafe.Sizeof(Element{}))
+}
+
+type baseCache struct {
+	mu    sync.Mutex
+	m     map[string]*snapBase
+	bytes int
+	tick  uint64
+}
+
+// baseKey names the page a snapshot is taken of: the tab (target and CDP session) and, for an
+// iframe's page, the frame.
+func baseKey(page *rod.Page) string {
+	return string(page.TargetID) + "/" + string(page.SessionID) + "/" + string(page.FrameID)
+}
+
+func (c *baseCache) get(key string) *snapBase {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.m[key]
+}
+
+// put stores b as key's base unless a newer generation of the same document is already there.
+func (c *baseCache) put(key string, b *snapBase) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.m[key]; old != nil {
+		if old.doc == b.doc && old.gen > b.gen {
+			return
+		}
+		c.bytes -= old.size()
+		delete(c.m, key)
+	}
+	if b.size() > maxBaseBytes/4 {
+		return
+	}
+	for len(c.m) >= maxBases || (c.bytes+b.size() > maxBaseBytes && len(c.m) > 0) {
+		var oldest string
+		var t uint64
+		for k, v := range c.m {
+			if oldest == "" || v.tick < t {
+				oldest, t = k, v.tick
+			}
+		}
+		c.bytes -= c.m[oldest].size()
+		delete(c.m, oldest)
+	}
+	c.tick++
+	b.tick = c.tick
+	c.m[key] = b
+	c.bytes += b.size()
+}
+
+// errNoBase: the page sent a difference from a snapshot the caller does not hold.
+var errNoBase = errors.New("difference from an unknown snapshot")
+
+// readMessage decodes the page's answer to snapW4 (see snapshot.js):
+//
+//	"F" doc (string) gen body: a whole snapshot of document doc.
+//	"D" gen p s rest: the body is the first p and the last s UTF-16 code units of base's body
+//	   with rest in between.
+//
+// It returns the snapshot and the base it makes for the next one.
+func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
+	if msg == "" {
+		return nil, nil, fmt.Errorf("%w: empty", errWire)
+	}
+	r := &wireReader{s: msg, i: 1}
+	switch msg[0] {
+	case 'F':
+		doc := r.str()
+		gen := r.num()
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		body := msg[r.i:]
+		s, err := decodeBody(&wireReader{s: body}, gen)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !docID(doc) {
+			doc = "" // never asked for again: the next answer is whole
+		}
+		return &snapBase{doc: doc, gen: gen, body: body, snap: s}, s, nil
+	case 'D':
+		gen, p, sfx := r.num(), r.num(), r.num()
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		if base == nil {
+			return nil, nil, errNoBase
+		}
+		mid := msg[r.i:]
+		old := base.body
+		pb, sb := unitsToBytesString(old, p), unitsFromEnd(old, sfx)
+		if pb < 0 || sb < 0 || pb+sb > len(old) {
+			return nil, nil, fmt.Errorf("%w: difference of %d+%d units from %d bytes", errWire, p, sfx, len(old))
+		}
+		if mid == "" && pb == len(old) {
+			// The same snapshot again: its elements, and the ranker's work on them, are shared
+			// (snapshots are never modified; only Gen differs).
+			s := &Snapshot{Gen: gen, URL: base.snap.URL, Title: base.snap.Title, Elements: base.snap.Elements, prep: base.snap.prep}
+			return &snapBase{doc: base.doc, gen: gen, body: old, snap: s}, s, nil
+		}
+		body := old[:pb] + mid + old[len(old)-sb:]
+		s, err := decodeBody(&wireReader{s: body}, gen)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &snapBase{doc: base.doc, gen: gen, body: body, snap: s}, s, nil
+	}
+	return nil, nil, fmt.Errorf("%w: unknown message kind %q", errWire, msg[0])
+}
+
+// docID reports whether doc looks like a page-side document id (base64url, short), which Snap
+// quotes into its expression.
+func docID(doc string) bool {
+	if doc == "" || len(doc) > 64 {
+		return false
+	}
+	for i := 0; i < len(doc); i++ {
+		if b64[doc[i]] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// unitsToBytesString is unitsToBytes for a string.
+func unitsToBytesString(s string, n int) int {
+	i := 0
+	for n > 0 && i < len(s) {
+		if s[i] < utf8.RuneSelf {
+			i++
+			n--
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+		if r >= 0x10000 {
+			n -= 2
+		} else {
+			n--
+		}
+	}
+	if n != 0 {
+		return -1
+	}
+	return i
+}
+
+// unitsFromEnd returns the length in bytes of s's last n UTF-16 code units, or -1 when s is
+// shorter or n ends inside a character.
+func unitsFromEnd(s string, n int) int {
+	i := len(s)
+	for n > 0 && i > 0 {
+		if s[i-1] < utf8.RuneSelf {
+			i--
+			n--
+			continue
+		}
+		r, w := utf8.DecodeLastRuneInString(s[:i])
+		i -= w
+		if r >= 0x10000 {
+			n -= 2
+		} else {
+			n--
+		}
+	}
+	if n != 0 {
+		return -1
+	}
+	return len(s) - i
+}

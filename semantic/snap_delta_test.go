@@ -1,0 +1,169 @@
+package semantic
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-rod/rod"
+)
+
+// TestSnap_DeltaMatchesWhole: Snap's snapshots, sent as differences from the last one, must
+// decode to what a whole snapshot says, across DOM changes and a navigation.
+func TestSnap_DeltaMatchesWhole(t *testing.T) {
+	ctx := context.Background()
+	p, _ := snapFixture(t, "signup.html")
+	whole := func() *Snapshot {
+		t.Helper()
+		res, err := p.Evaluate(rod.Eval(`(k, f) => window[k][f]()`, windowKey, snapFn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, s, err := readMessage(res.Value.Str(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for round := 0; round < 24; round++ {
+		if round == 12 {
+			if err := p.Navigate(strings.Replace(p.MustInfo().URL, "signup.html", "table.html", 1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.WaitLoad(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if round%4 != 3 {
+			if _, err := p.Evaluate(rod.Eval(mutateJS, 31*round+7)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := Snap(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := snapBases.get(baseKey(p))
+		if base == nil || base.gen != s.Gen {
+			t.Fatalf("round %d: no base kept for the page", round)
+		}
+		// Snap's own snapshot is checked again by a second one: the page sends it whole.
+		w := whole()
+		s.Gen, w.Gen = 0, 0
+		s.prep, w.prep = nil, nil
+		if !reflect.DeepEqual(s, w) {
+			for i := range min(len(s.Elements), len(w.Elements)) {
+				if !reflect.DeepEqual(s.Elements[i], w.Elements[i]) {
+					t.Fatalf("round %d: element %d:\n%+v\n%+v", round, i, s.Elements[i], w.Elements[i])
+				}
+			}
+			t.Fatalf("round %d: %d vs %d elements, %q/%q vs %q/%q", round, len(s.Elements), len(w.Elements), s.URL, s.Title, w.URL, w.Title)
+		}
+	}
+}
+
+// TestReadMessage_Malformed: bad messages and differences are errors, never panics.
+func TestReadMessage_Malformed(t *testing.T) {
+	body := "Bu" + "A" + "B" + "A" + "ABa" + "ABb" + "A" + "ABc" + "A" + "Ebody" + "AAAA" + "ABn"
+	full := "F" + "Cdc" + "B" + body
+	b, s, err := readMessage(full, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.doc != "dc" || b.gen != 1 || s.Gen != 1 || len(s.Elements) != 1 || s.Elements[0].Name != "n" {
+		t.Fatalf("decoded %+v %+v", b, s)
+	}
+	same := "D" + "C" + wireNum(len(body)) + "A"
+	b2, s2, err := readMessage(same, b)
+	if err != nil || s2.Gen != 2 || b2.gen != 2 || &s2.Elements[0] != &s.Elements[0] {
+		t.Fatalf("the same snapshot again: %v %+v", err, s2)
+	}
+	// The name "n" becomes "m": prefix all but the last unit, no suffix.
+	changed := "D" + "D" + wireNum(len(body)-1) + "A" + "m"
+	if _, s3, err := readMessage(changed, b); err != nil || s3.Elements[0].Name != "m" || s3.Gen != 3 {
+		t.Fatalf("a changed name: %v %+v", err, s3)
+	}
+	if b, _, err := readMessage("F"+"C\"x"+"B"+body, nil); err != nil || b.doc != "" {
+		t.Errorf("a document id that is no base64: %v %+v", err, b)
+	}
+	if _, _, err := readMessage(same, nil); err != errNoBase {
+		t.Errorf("a difference without a base: %v", err)
+	}
+	for _, m := range []string{"", "X", "D", "DB", "DBB", "D" + "B" + wireNum(len(body)+1) + "A", "D" + "B" + wireNum(len(body)) + "B", "F", "FC", "FCdcB", full + "A"} {
+		if _, _, err := readMessage(m, b); err == nil {
+			t.Errorf("%q: no error", m)
+		}
+	}
+	for i := 0; i < len(full); i++ {
+		for _, c := range []byte{'!', '_', 'z', 'A', 'D'} {
+			_, _, _ = readMessage(full[:i]+string(c)+full[i+1:], b)
+			_, _, _ = readMessage(changed[:min(i, len(changed)-1)]+string(c)+changed[min(i, len(changed)-1)+1:], b)
+		}
+	}
+	// Code units against bytes.
+	for _, c := range []struct {
+		s    string
+		n, b int
+	}{{"ab", 1, 1}, {"a👍", 2, 4}, {"a👍", 1, -1}, {"é日", 1, 3}, {"x", 2, -1}} {
+		if got := unitsFromEnd(c.s, c.n); got != c.b {
+			t.Errorf("unitsFromEnd(%q, %d) = %d, want %d", c.s, c.n, got, c.b)
+		}
+	}
+}
+
+// wireNum is the wire form of the number n (tests).
+func wireNum(n int) string {
+	const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	s := ""
+	for n >= 32 {
+		s += string(b64[32+n%32])
+		n /= 32
+	}
+	return s + string(b64[n])
+}
+
+// TestSnap_FramePage snapshots an iframe's own page (rod's frame page) twice: the second answer
+// is a difference from the first, and both equal a whole snapshot.
+func TestSnap_FramePage(t *testing.T) {
+	ctx := context.Background()
+	p := fixture(t, "shadow.html")
+	el, err := p.Element("#frame")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, err := el.Frame()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first *Snapshot
+	for i := 0; i < 3; i++ {
+		if i == 2 {
+			if _, err := fp.Eval(`() => document.body.append(Object.assign(document.createElement('button'), {textContent: 'Added later'}))`); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s, err := Snap(ctx, fp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Elements) == 0 {
+			t.Fatal("empty frame snapshot")
+		}
+		if i == 0 {
+			first = s
+		}
+		if b := snapBases.get(baseKey(fp)); b == nil || b.gen != s.Gen {
+			t.Fatalf("snapshot %d: no base kept for the frame", i)
+		}
+		if i == 1 && (len(s.Elements) != len(first.Elements) || &s.Elements[0] != &first.Elements[0]) {
+			t.Errorf("the unchanged frame was not reused")
+		}
+		if i == 2 && s.Elements[len(s.Elements)-1].Name != "Added later" {
+			t.Errorf("the frame's new button is missing: %+v", s.Elements[len(s.Elements)-1])
+		}
+	}
+	if baseKey(fp) == baseKey(p) {
+		t.Error("a frame and its page share a base")
+	}
+}

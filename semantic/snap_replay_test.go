@@ -1,0 +1,230 @@
+package semantic
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+)
+
+// replayPage changes in ways no DOM mutation reports: hover and focus rules, scrollers, a lazy
+// image, an animation, form state.
+const replayPage = `<!doctype html><html><head><title>Replay</title><style>
+#menu { display: none } #hov:hover #menu { display: block }
+#fw:focus-within .pop { visibility: hidden }
+#box { height: 80px; overflow: auto }
+@keyframes slide { from { transform: translateX(0) } to { transform: translateX(200px) } }
+.anim { animation: slide 0.5s linear infinite }
+.big { padding: 30px }
+@media (max-width: 600px) { #wide { display: none } }
+#fade { transition: opacity 0.3s } #fade.out { opacity: 0 }
+.dd { display: none } [aria-expanded=true] + .dd { display: block } [data-state=off] { visibility: hidden }
+</style></head><body>
+<nav><a href="/a">Home</a> <a id=wide href="/w">Wide only</a></nav>
+<div id=hov><button id=menubtn>Menu</button><div id=menu><a href="/x">Hidden item</a></div></div>
+<form id=fw><input id=name placeholder=Name><div class=pop><button type=button>Pop</button></div>
+<input type=checkbox id=cb><label for=cb>Check me</label>
+<input type=radio name=r id=r1><label for=r1>One</label><input type=radio name=r id=r2 checked><label for=r2>Two</label>
+<select id=sel><option>Alpha</option><option>Beta</option></select>
+<input type=password id=pw> <textarea id=ta></textarea></form>
+<div id=box><p>Line 1</p><p>Line 2</p><p>Line 3</p><p>Line 4</p><p>Line 5</p><p>Line 6</p><p>Line 7</p></div>
+<div><button id=toggle aria-expanded=false>More</button><div class=dd><a href="/m">More item</a></div></div>
+<details id=det><summary>Details</summary><button>Inside details</button></details>
+<dialog id=dlg><button>In the dialog</button></dialog>
+<p id=sib1>Sibling one</p><p id=sib2>Sibling two</p>
+<div class="card a" id=card1>First card <a href="/1">Open</a></div><div class="card b" id=card2>Second card <a href="/2">Open</a></div>
+<div><span id=mover>Moving text</span></div>
+<p id=fade>Fading text</p>
+<div id=host><span>Light text</span></div>
+<div id=host2><span>Other light text</span></div>
+<div id=host3 style="position: absolute; left: 0; top: 0"><span>Third light text</span></div>
+<div style="height: 4000px"><h2>Far</h2></div>
+<img src=pic.png loading=lazy alt="Lazy picture">
+<p>After the image</p>
+</body></html>`
+
+// TestSnap_ReplayMatchesFresh: after changes that no mutation reports (and some that do), the
+// usual snapshot (which reuses the last one when nothing it reads changed) must equal a fresh
+// one taken at the same moment, and the reuse must happen when nothing changed.
+func TestSnap_ReplayMatchesFresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "replay.html"), []byte(replayPage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 120, 90))
+	for i := range img.Pix {
+		img.Pix[i] = 200
+	}
+	img.Set(1, 1, color.Black)
+	var pic bytes.Buffer
+	if err := png.Encode(&pic, img); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pic.png"), pic.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := browsertest.Page(t, browsertest.Serve(t, dir)+"/replay.html")
+	if err := (proto.EmulationSetDeviceMetricsOverride{Width: 1000, Height: 700, DeviceScaleFactor: 1}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
+		t.Fatal(err)
+	}
+	counter := func(name string) int {
+		res, err := p.Eval(`(k, n) => window[k][n] || 0`, windowKey, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Value.Int()
+	}
+	replays := func() int { return counter("replays") }
+	// check takes the usual snapshot and a fresh one in one go, right after act (a function of
+	// the page, run in the same task: no event has been dispatched yet).
+	check := func(step, act string) {
+		t.Helper()
+		res, err := p.Evaluate(rod.Eval(`(k, f, act) => { (0, eval)('(' + act + ')')(); const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn, act))
+		if err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		cached, fresh := res.Value.Arr()[0].Str(), res.Value.Arr()[1].Str()
+		if c, f := withoutGen(t, cached), withoutGen(t, fresh); c != f {
+			i := 0
+			for i < len(c) && i < len(f) && c[i] == f[i] {
+				i++
+			}
+			t.Fatalf("%s: the snapshot differs from a fresh one at byte %d:\nusual %q\nfresh %q", step, i, c[max(0, i-80):min(len(c), i+80)], f[max(0, i-80):min(len(f), i+80)])
+		}
+	}
+	nothing := `() => {}`
+	check("first", nothing)
+	check("again", nothing)
+	r0 := replays()
+	check("unchanged", nothing)
+	if replays() != r0+1 {
+		t.Fatalf("an unchanged page was walked again (replays %d -> %d)", r0, replays())
+	}
+	steps := []struct{ name, act string }{
+		{"type into a field", `() => { document.getElementById('name').value = 'Ada'; }`},
+		{"type into a textarea", `() => { document.getElementById('ta').value = 'Notes'; }`},
+		{"type a password", `() => { document.getElementById('pw').value = 'secret'; }`},
+		{"click a checkbox", `() => document.getElementById('cb').click()`},
+		{"click a radio", `() => document.getElementById('r1').click()`},
+		{"choose an option", `() => { document.getElementById('sel').selectedIndex = 1; }`},
+		{"disable by property", `() => { document.getElementById('name').disabled = true; }`},
+		{"an input button's value", `() => { const b = document.createElement('input'); b.type = 'submit'; b.id = 'sub'; document.getElementById('fw').append(b); }`},
+		{"the input button's value changes", `() => { document.getElementById('sub').value = 'Send now'; }`},
+		{"a labelled checkbox disabled", `() => { document.getElementById('cb').disabled = true; }`},
+		{"scroll the window", `() => window.scrollTo(0, 250)`},
+		{"scroll an inner scroller", `() => { document.getElementById('box').scrollTop = 45; }`},
+		{"reflow siblings by class", `() => document.getElementById('sib1').classList.add('big')`},
+		{"style attribute", `() => { document.getElementById('sib2').style.marginLeft = '40px'; }`},
+		{"style hides", `() => { document.getElementById('sib2').style.visibility = 'hidden'; }`},
+		{"style shows", `() => { document.getElementById('sib2').style.visibility = ''; }`},
+		{"style display none", `() => { document.getElementById('card1').style.display = 'none'; }`},
+		{"style display back", `() => { document.getElementById('card1').style.display = ''; }`},
+		{"a card's second class", `() => document.getElementById('card1').classList.add('open')`},
+		{"a card's first class", `() => { document.getElementById('card2').className = 'tile b'; }`},
+		{"a link's class", `() => { document.querySelector('#card1 a').className = 'go'; }`},
+		{"a class and a value", `() => { document.querySelector('#card2 a').className = 'go  now'; document.getElementById('name').value = 'Bo'; }`},
+		{"aria-expanded shows a menu", `() => document.getElementById('toggle').setAttribute('aria-expanded', 'true')`},
+		{"data-state hides", `() => document.getElementById('sib1').setAttribute('data-state', 'off')`},
+		{"data-state shows", `() => document.getElementById('sib1').setAttribute('data-state', 'on')`},
+		{"disabled attribute", `() => document.getElementById('menubtn').setAttribute('disabled', '')`},
+		{"checked attribute", `() => document.getElementById('r1').setAttribute('checked', '')`},
+		{"value attribute", `() => document.getElementById('ta').setAttribute('value', 'v')`},
+		{"details opened", `() => document.getElementById('det').setAttribute('open', '')`},
+		{"modal dialog shown", `() => document.getElementById('dlg').showModal()`},
+		{"modal dialog closed", `() => document.getElementById('dlg').close()`},
+		{"dialog opened by attribute", `() => document.getElementById('dlg').setAttribute('open', '')`},
+		{"aria-modal", `() => { const d = document.getElementById('det'); d.setAttribute('role', 'dialog'); d.setAttribute('aria-modal', 'true'); }`},
+		{"aria-modal off", `() => document.getElementById('det').setAttribute('aria-modal', 'false')`},
+		{"a label's for", `() => { const l = document.querySelector('label[for=cb]'); l.htmlFor = 'r2'; }`},
+		{"read-only", `() => document.getElementById('ta').setAttribute('readonly', '')`},
+		{"a class set twice", `() => { const c = document.getElementById('card1'); c.className = 'x'; c.className = 'card y'; }`},
+		{"insert a CSS rule", `() => document.styleSheets[0].insertRule('#sib2 { visibility: hidden }')`},
+		{"insert a CSS rule that hides", `() => document.styleSheets[0].insertRule('#host { display: none }')`},
+		{"start an animation", `() => document.getElementById('mover').classList.add('anim')`},
+		{"start a transition", `() => document.getElementById('fade').classList.add('out')`},
+		{"attach a shadow root", `() => { document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button>Shadow button</button><slot></slot>'; }`},
+		{"attach a shadow root to a shown element", `() => { document.getElementById('host2').attachShadow({mode: 'open'}).innerHTML = '<slot></slot><button>Second shadow button</button>'; }`},
+		{"attach a shadow root that moves nothing", `() => { document.getElementById('host3').attachShadow({mode: 'open'}).innerHTML = '<slot></slot><button style="position: absolute; left: 300px">Third shadow button</button>'; }`},
+		{"focus a field", `() => document.getElementById('name').focus()`},
+		{"push a URL", `() => history.pushState(null, '', '#pushed')`},
+	}
+	e0 := counter("reencodes")
+	for _, s := range steps {
+		check(s.name, s.act)
+		check(s.name+", again", nothing)
+	}
+	if counter("reencodes") < e0+5 {
+		t.Errorf("changes of form state and scrolling were not re-encoded (%d -> %d)", e0, counter("reencodes"))
+	}
+	// Changes made through the browser, each checked right after and after a while (an
+	// animation moves on, a lazy image loads, a transition ends).
+	later := func(step string) {
+		t.Helper()
+		check(step, nothing)
+		time.Sleep(150 * time.Millisecond)
+		check(step+", later", nothing)
+		time.Sleep(400 * time.Millisecond)
+		check(step+", later still", nothing)
+	}
+	later("animating")
+	if err := p.Mouse.MoveTo(proto.Point{X: 5, Y: 5}); err != nil {
+		t.Fatal(err)
+	}
+	later("mouse moved")
+	if _, err := p.Eval(`() => { window.scrollTo(0, 0); document.getElementById('name').blur(); }`); err != nil {
+		t.Fatal(err)
+	}
+	later("scrolled back")
+	box, err := p.Eval(`() => { const r = document.getElementById('menubtn').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Mouse.MoveTo(proto.Point{X: box.Value.Arr()[0].Num(), Y: box.Value.Arr()[1].Num()}); err != nil {
+		t.Fatal(err)
+	}
+	later("hover shows a menu")
+	if err := p.Mouse.MoveTo(proto.Point{X: 900, Y: 650}); err != nil {
+		t.Fatal(err)
+	}
+	later("hover ends")
+	if _, err := p.Eval(`() => document.getElementById('name').focus()`); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.InsertText("typed"); err != nil {
+		t.Fatal(err)
+	}
+	later("typed by the browser")
+	if err := (proto.EmulationSetDeviceMetricsOverride{Width: 500, Height: 600, DeviceScaleFactor: 1}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	check("resized", nothing)
+	later("resized, later")
+	if _, err := p.Eval(`() => window.scrollTo(0, document.body.scrollHeight)`); err != nil {
+		t.Fatal(err)
+	}
+	later("scrolled to the lazy image")
+	if _, err := p.Eval(`() => { document.getElementById('mover').classList.remove('anim'); document.getElementById('fade').classList.remove('out'); }`); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	check("still", nothing)
+	r1 := replays()
+	check("still, again", nothing)
+	if replays() != r1+1 {
+		t.Errorf("a still page was walked again (replays %d -> %d)", r1, replays())
+	}
+}
