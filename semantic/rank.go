@@ -115,6 +115,9 @@ type prepared struct {
 type prepCache struct {
 	once sync.Once
 	ps   []prepared
+
+	upOnce sync.Once
+	ups    map[int]int // see itemUps
 }
 
 // prepare returns the snapshot's elements normalized and tokenized, cached for Snap's snapshots.

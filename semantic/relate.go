@@ -474,6 +474,49 @@ func itemOrSelf(s *Snapshot, i int) int {
 	return itemOf(s, i)
 }
 
+// itemList is the list part of an ItemKind ("@3" of "li.result@3"): items of one list are
+// siblings.
+func itemList(kind string) string {
+	if i := strings.LastIndexByte(kind, '@'); i >= 0 {
+		return kind[i:]
+	}
+	return kind
+}
+
+// sharedItem returns the innermost repeated container that holds both items x and y (an item
+// holds itself), 0 for none.
+func sharedItem(s *Snapshot, x, y int) int {
+	up := itemUps(s)
+	for a, n := x, 0; a != 0 && n < 32; a, n = up[a], n+1 {
+		for b, m := y, 0; b != 0 && m < 32; b, m = up[b], m+1 {
+			if a == b {
+				return a
+			}
+		}
+	}
+	return 0
+}
+
+// itemUps maps each item of s to the item that holds it (Element.ItemUp), worked out once per
+// snapshot taken by Snap.
+func itemUps(s *Snapshot) map[int]int {
+	if c := s.prep; c != nil {
+		c.upOnce.Do(func() { c.ups = itemUpsNow(s) })
+		return c.ups
+	}
+	return itemUpsNow(s)
+}
+
+func itemUpsNow(s *Snapshot) map[int]int {
+	m := map[int]int{}
+	for i := range s.Elements {
+		if e := &s.Elements[i]; e.Item != 0 && e.ItemUp != 0 {
+			m[e.Item] = e.ItemUp
+		}
+	}
+	return m
+}
+
 // associated reports whether elements c and a belong to the same item: one contains the other,
 // they share a list item or row, they sit in the same table row, or they sit under the same
 // heading with nothing shaped like either between them in document order (and c does not sit
@@ -488,8 +531,12 @@ func associated(s *Snapshot, c, a int) bool {
 		if ic.Item == ia.Item {
 			return true
 		}
-		if ic.ItemKind == ia.ItemKind {
-			return false
+		if ic.ItemKind == ia.ItemKind || itemList(ic.ItemKind) == itemList(ia.ItemKind) {
+			return false // two items of one list (an unread row and a read one)
+		}
+		// Nested containers: a post's author line (a row of the post) and its Like button.
+		if shared := sharedItem(s, ic.Item, ia.Item); shared != 0 {
+			return true
 		}
 	}
 	ic, ia := itemOrSelf(s, c), itemOrSelf(s, a)

@@ -474,6 +474,9 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 				continue
 			}
 			l, why := local(i)
+			if e.Item == items[k] {
+				l += 0.05 // the container's own, not a nested list's ("the second story" of a page that is one big row)
+			}
 			if l+bonus > bestScore+tieEpsilon {
 				bestScore, bestOf = l+bonus, len(items)
 				best = scored{Candidate: Candidate{Element: *e, Score: round3(l), Why: why}, eligible: true}

@@ -55,6 +55,9 @@ type Element struct {
 	// different items of the same kind belong to look-alike items of one list.
 	Item     int    `json:"item,omitempty"`
 	ItemKind string `json:"item_kind,omitempty"`
+	// ItemUp is the repeated container that holds the element's own (Item), 0 for none: a
+	// post's author line inside a post of a feed.
+	ItemUp int `json:"item_up,omitempty"`
 	// Parent is the ID of the nearest included ancestor, -1 for none.
 	Parent int `json:"parent"`
 	// Shape is the element's tag path without indices (last levels only); repeated items such as

@@ -11,7 +11,7 @@
 // snapshot is reused, or its rows written again with new boxes, visibility and form state, when
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again.
-// snapW4(doc, gen) takes a snapshot: see the message below. snapW4(0, 0, true) derives
+// snapW5(doc, gen) takes a snapshot: see the message below. snapW5(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -28,7 +28,7 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW4(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW5(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
 //            UTF-16 code units, never splitting a surrogate pair), then the rest of the body.
@@ -38,7 +38,7 @@
 //            from the previous element's), name (text), then, when their bit is set and in this
 //            order: text, href, class, label, name attribute, id attribute, value (texts), input
 //            type (token), placeholder, aria-label, title, alt, test id (texts), context (token),
-//            item (a number and a token, see Element.Item).
+//            item (a number, a token and the enclosing item's number, see Element.Item and ItemUp).
 //   bits:    1 context, 2 text same as name, 4 interactive, 8 text, 16 href, 32 class, 64 hidden,
 //            128 disabled, 256 editable, 512 checked, 1024 covered, 2048 in frame, 4096 label,
 //            8192 name attribute, 16384 id attribute, 32768 value, 65536 input type,
@@ -52,8 +52,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW4) store.snapW4 = install(store);
-  return store.snapW4();
+  if (!store.snapW5) store.snapW5 = install(store);
+  return store.snapW5();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -89,7 +89,7 @@ function (KEY) {
 
   // Per-snapshot state, reset by snap.
   let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
-  let nItems = 0, nGroups = 0, itemSigs = null;
+  let nItems = 0, nGroups = 0, itemSigs = null, itemUps = null;
   let els = null, rows = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
 
   function tok(v) {
@@ -309,12 +309,27 @@ function (KEY) {
     return sp < 0 ? t : t.slice(0, sp);
   }
 
+  // repeatsOf counts node's children that may be items by tag and first class ("TR.athing")
+  // and by tag alone ("TR").
+  function repeatsOf(node) {
+    const m = new Map();
+    for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+      const tag = c.tagName;
+      if (!ITEMTAGS.has(tag)) continue;
+      const k = tag + '.' + itemSig(c);
+      m.set(k, (m.get(k) || 0) + 1);
+      m.set(tag, (m.get(tag) || 0) + 1);
+    }
+    return m;
+  }
+
   // walk visits el's children. sel is el's compact selector, shape its tag path, ctxs the container
   // labels in force, parent the snapshot index of the nearest included ancestor.
   function walkChildren(node, sel, shape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, item) {
     // nth-of-type counts live in the tag's info, one slot per depth, stamped with this call.
     const stamp = ++walkID;
     let group = 0; // this node's number as a container of repeated items, once it has one
+    let reps = null; // repeatsOf(node), once a child may be an item
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
       const tag = c.tagName;
       const ti = infoOf(tag);
@@ -328,14 +343,17 @@ function (KEY) {
       const cshape = childShape(shape, lower);
       let citem = item;
       if (ITEMTAGS.has(tag)) {
-        // A repeated container (a sibling with the same tag and first class): a list item,
-        // a row, a card. Its elements belong together (see Element.Item).
+        // A repeated container: a list item, a row, a card. Its elements belong together (see
+        // Element.Item). Repeated means a sibling with the same tag and first class, anywhere
+        // in the list (a story row and its subtext row alternate); a row or list item is one
+        // whatever its class (an unread row among read ones).
+        if (!reps) reps = repeatsOf(node);
         const sg = itemSig(c);
-        const pv = c.previousElementSibling, nx = c.nextElementSibling;
-        if ((pv && pv.tagName === tag && itemSig(pv) === sg) || (nx && nx.tagName === tag && itemSig(nx) === sg)) {
+        if (reps.get(tag + '.' + sg) > 1 || (tag === 'TR' || tag === 'LI') && reps.get(tag) > 1) {
           citem = ++nItems;
           if (!group) group = ++nGroups;
           itemSigs[citem] = lower + (sg ? '.' + sg : '') + '@' + group;
+          itemUps[citem] = item;
         }
       }
       visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, citem);
@@ -686,7 +704,7 @@ function (KEY) {
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
-        itemTok: item ? u(item) + tok(itemSigs[item]) : '',
+        itemTok: item ? u(item) + tok(itemSigs[item]) + u(itemUps[item]) : '',
       };
       rows.push(r);
       emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t);
@@ -860,7 +878,7 @@ function (KEY) {
         els = []; rows = []; idCount = new Map(); headings = []; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         recEl = []; recK = []; recV = [];
         countIDs(document);
-        nItems = 0; nGroups = 0; itemSigs = [''];
+        nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0];
         if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
         if (!stale) break;
       }
@@ -875,7 +893,7 @@ function (KEY) {
       if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; }
       return str(location.href) + str(document.title) + rest;
     } finally {
-      itemSigs = null;
+      itemSigs = itemUps = null;
       tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   }
@@ -890,7 +908,7 @@ function (KEY) {
     return s;
   })();
   let sentGen = 0, sentBody = null;
-  return function snapW4(haveDoc, haveGen, fresh) {
+  return function snapW5(haveDoc, haveGen, fresh) {
     const body = snap(!!fresh);
     const gen = store.gen;
     let msg;
