@@ -284,8 +284,9 @@ type queryText struct {
 	// poss are the possessor's words (Parsed.Possessor), nonPoss the other words, stemmed.
 	poss, nonPoss []string
 
-	// wordW weighs words in a partial match (see weigh); nil until weighed.
-	wordW []float64
+	// wordW weighs words in a partial match (see weigh); nil until weighed. allW weighs all's
+	// words alike (nil: all count the same).
+	wordW, allW []float64
 	// offPage is true when the words are the page's topic, in its title and on no element
 	// ("the stock price" on a quote page whose price has no label): the role or value kind
 	// alone then picks the element. A word neither says ("the Frobnicate button") still fails.
@@ -322,6 +323,17 @@ func (qt *queryText) weigh(ps []prepared, title string) {
 			wt *= weightTitle
 		}
 		qt.wordW[i] = wt
+	}
+	// all's weights: the words' own, 1 for phrase and role words.
+	qt.allW = make([]float64, len(qt.all))
+	for k, a := range qt.all {
+		qt.allW[k] = 1
+		for i, w := range qt.words {
+			if w == a {
+				qt.allW[k] = qt.wordW[i]
+				break
+			}
+		}
 	}
 }
 
@@ -558,7 +570,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// The description may name the element with more words than its name has ("Subscribe to
 	// the channel" for a "Subscribe" button, "Sign in with a passkey" beside "Sign in").
 	if hasText {
-		if r, f := contained(pe, qt.all); r > textScore {
+		if r, f := contained(pe, qt.all, qt.allW); r > textScore {
 			textScore = r
 			why = append(why, fmt.Sprintf("%s named in the description", fields[f].name))
 		}
@@ -658,7 +670,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 
 	if ks := kindShapes[p.Kind]; ks != 0 {
 		if pe.shape&ks != 0 {
-			total += valueBonus(pe, 0.35, 0.25, 0.1)
+			b := valueBonus(pe, 0.35, 0.25, 0.1)
+			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stem("date")) || contains(qt.words, stem("day"))) {
+				b *= 0.7 // a clock time stands for a date less well than a day does
+			}
+			total += b
 			roleOK = true
 			why = append(why, "a "+p.Kind)
 		} else {
@@ -1257,7 +1273,7 @@ var containedFields = []int{fieldIndex("name"), fieldIndex("label"), fieldIndex(
 // found among the description's words: 0.5 plus up to 0.4 for the share of the description's
 // words it accounts for. Stop words in the name do not count; names of more than eight words
 // never qualify.
-func contained(pe *prepared, all []string) (float64, int) {
+func contained(pe *prepared, all []string, allW []float64) (float64, int) {
 	if len(all) == 0 {
 		return 0, 0
 	}
@@ -1286,16 +1302,23 @@ fieldLoop:
 		if n == 0 {
 			continue
 		}
-		covered := 0
+		// The share of the description the name covers, rare words counting more: "Shipments"
+		// covers less of "open shipment TW481180" than "TW481180" does.
+		covered, total := 0.0, 0.0
 		for k, a := range all {
+			w := 1.0
+			if allW != nil {
+				w = allW[k]
+			}
+			total += w
 			for _, v := range vt {
 				if a == v || isAlt(alts[k], v) {
-					covered++
+					covered += w
 					break
 				}
 			}
 		}
-		s := (0.35 + 0.45*float64(covered)/float64(len(all))) * fields[f].w
+		s := (0.35 + 0.45*covered/total) * fields[f].w
 		if s > best {
 			best, bf = s, f
 		}

@@ -89,6 +89,13 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		}
 	}
 	if len(tied) > 0 {
+		// A tie between the page's chrome (navigation, header, footer) and its content goes
+		// to the content: "open shipment TW481180" is the shipment, not the Shipments menu.
+		if content := notChrome(append([]scored{top}, tied...)); len(content) == 1 {
+			res := resolution(content[0], 0.35, content[0].Why+"; the content's, not the navigation's")
+			res.RunnersUp = runnersUp(sc, content[0].Element.ID)
+			return res, nil
+		}
 		all := append([]scored{top}, tied...)
 		sort.SliceStable(all, func(i, j int) bool { return all[i].Element.ID < all[j].Element.ID })
 		return Resolution{}, errs.E(errs.AmbiguousTarget,
@@ -371,6 +378,27 @@ func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
 		return errs.E(errs.TargetNotFound, "no element matches %q (the page has %d elements, none close)", q.Description, len(s.Elements))
 	}
 	return errs.E(errs.TargetNotFound, "no element matches %q; closest: %s", q.Description, strings.Join(parts, ", "))
+}
+
+// notChrome returns the candidates that are not in the page's navigation, header or footer.
+func notChrome(cs []scored) []scored {
+	var out []scored
+	for _, c := range cs {
+		if !chrome(&c.Element) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// chrome reports whether e sits in the page's navigation, header or footer (its context says).
+func chrome(e *Element) bool {
+	for _, part := range strings.Split(e.Context, " | ") {
+		if k, _, _ := strings.Cut(part, " "); k == "navigation" || k == "header" || k == "footer" || k == "contentinfo" || k == "banner" {
+			return true
+		}
+	}
+	return false
 }
 
 // itemField finds the target of "the X of the Nth item" ("the salary of the first job", "the
