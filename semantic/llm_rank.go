@@ -18,7 +18,7 @@ import (
 // candidate with its snapshot id, role, name and a little context. promptBudget bounds the
 // whole prompt (system + user) in estimated tokens (characters / 4), whatever the page's size.
 const (
-	defaultMaxCandidates = 25
+	defaultMaxCandidates = 40
 	promptBudget         = 1400
 )
 
