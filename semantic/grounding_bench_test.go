@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/rodeo-run/rodeo/browser/browsertest"
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/llm/llmtest"
@@ -63,10 +64,22 @@ func BenchmarkGroundingResolve2000(b *testing.B) {
 func BenchmarkGroundingSnapResolve2000(b *testing.B) {
 	dir := b.TempDir()
 	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 2000))
+	snapResolveLoop(b, p, nil)
+}
+
+// snapResolveLoop times Snap + Resolve on p once per iteration, after before(i) (not timed; nil
+// for nothing), and reports the p50 and p95.
+func snapResolveLoop(b *testing.B, p *rod.Page, before func(i int)) {
+	ctx := context.Background()
 	var ds []time.Duration
 	for i := 0; b.Loop(); i++ {
+		if before != nil {
+			b.StopTimer()
+			before(i)
+			b.StartTimer()
+		}
 		t0 := time.Now()
-		s, err := Snap(context.Background(), p)
+		s, err := Snap(ctx, p)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -484,7 +484,7 @@ func decodeBody(r *wireReader, gen int) (*Snapshot, error) {
 
 // unitsToBytes returns the length in bytes of s's first n UTF-16 code units, or -1 when s is
 // shorter or n ends inside a character.
-func unitsToBytes(s []byte, n int) int {
+func unitsToBytes[S ~string | ~[]byte](s S, n int) int {
 	i := 0
 	for n > 0 && i < len(s) {
 		if s[i] < utf8.RuneSelf {
@@ -492,7 +492,8 @@ func unitsToBytes(s []byte, n int) int {
 			n--
 			continue
 		}
-		r, w := utf8.DecodeRune(s[i:])
+		// Not ASCII (rare in selectors and names): at most utf8.UTFMax bytes to decode.
+		r, w := utf8.DecodeRuneInString(string(s[i:min(i+utf8.UTFMax, len(s))]))
 		i += w
 		if r >= 0x10000 {
 			n -= 2

@@ -50,27 +50,14 @@ const pageActions = `(i) => {
 func BenchmarkGroundingSnapResolve2000Changed(b *testing.B) {
 	dir := b.TempDir()
 	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPageActive(b, dir, 2000))
-	ctx := context.Background()
-	if _, err := Snap(ctx, p); err != nil {
+	if _, err := Snap(context.Background(), p); err != nil {
 		b.Fatal(err)
 	}
-	var ds []time.Duration
-	for i := 0; b.Loop(); i++ {
-		b.StopTimer()
+	snapResolveLoop(b, p, func(i int) {
 		if _, err := p.Evaluate(rod.Eval(pageActions, i)); err != nil {
 			b.Fatal(err)
 		}
-		b.StartTimer()
-		t0 := time.Now()
-		s, err := Snap(ctx, p)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, _ = Resolve(s, grounding2000[i%len(grounding2000)])
-		ds = append(ds, time.Since(t0))
-	}
-	b.ReportMetric(pctMS(ds, 0.5), "p50-ms")
-	b.ReportMetric(pctMS(ds, 0.95), "p95-ms")
+	})
 }
 
 // BenchmarkSnapInPage2000 times the installed snapshot function inside the page (no CDP, no

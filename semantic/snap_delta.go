@@ -127,7 +127,7 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 		}
 		mid := msg[r.i:]
 		old := base.body
-		pb, sb := unitsToBytesString(old, p), unitsFromEnd(old, sfx)
+		pb, sb := unitsToBytes(old, p), unitsFromEnd(old, sfx)
 		if pb < 0 || sb < 0 || pb+sb > len(old) {
 			return nil, nil, fmt.Errorf("%w: difference of %d+%d units from %d bytes", errWire, p, sfx, len(old))
 		}
@@ -159,29 +159,6 @@ func docID(doc string) bool {
 		}
 	}
 	return true
-}
-
-// unitsToBytesString is unitsToBytes for a string.
-func unitsToBytesString(s string, n int) int {
-	i := 0
-	for n > 0 && i < len(s) {
-		if s[i] < utf8.RuneSelf {
-			i++
-			n--
-			continue
-		}
-		r, w := utf8.DecodeRuneInString(s[i:])
-		i += w
-		if r >= 0x10000 {
-			n -= 2
-		} else {
-			n--
-		}
-	}
-	if n != 0 {
-		return -1
-	}
-	return i
 }
 
 // unitsFromEnd returns the length in bytes of s's last n UTF-16 code units, or -1 when s is
