@@ -429,6 +429,7 @@ func TestGrounding(t *testing.T) {
 	}
 	t.Logf("corpus: %d pages (%d held out), %d cases", len(pages), countHoldout(pages), ha.n)
 	t.Logf("heuristic misses by kind: tuning %s; held-out %s", missKinds(heur, false), missKinds(heur, true))
+	t.Logf("heuristic misses by description form (misses/cases): tuning %s; held-out %s", missForms(heur, false), missForms(heur, true))
 	t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
 	t.Logf("heuristic top-1 accepted (confidence >= 0.3): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct())
 	t.Logf("heuristic+LLM top-1: tuning %.1f%%, held-out %.1f%%, all %.1f%% (%d/%d); %d model calls", lt.pct(), lh.pct(), la.pct(), la.ok, la.n, llmCalls)
@@ -469,6 +470,49 @@ func TestGrounding(t *testing.T) {
 	if maxTok > 1500 {
 		t.Errorf("a prompt took %d tokens > 1500", maxTok)
 	}
+}
+
+// descForm is the form a description takes, as the parser reads it: a question, an instruction
+// (a leading verb), an ordinal, a relation (a possessor, an anchor's "of/for", a context), or a
+// plain noun phrase.
+func descForm(desc string) string {
+	p := Parse(desc)
+	low := strings.ToLower(strings.TrimSpace(desc))
+	switch {
+	case questionRe.MatchString(low):
+		return "question"
+	case p.Ordinal != 0:
+		return "ordinal"
+	case p.Verb != "" || p.Intent != IntentAny || verbHeads[p.First] && p.First == firstWordOf(low):
+		return "instruction"
+	case len(p.Possessor) > 0 || len(p.Context) > 0 || strings.Contains(" "+low+" ", " of ") || strings.Contains(" "+low+" ", " for "):
+		return "relation"
+	}
+	return "noun phrase"
+}
+
+// missForms counts one side's top-1 misses and cases by descForm. Only the counts: held-out
+// cases stay unread.
+func missForms(outs []groundingOutcome, holdout bool) string {
+	miss, all := map[string]int{}, map[string]int{}
+	for _, o := range outs {
+		if o.holdout != holdout {
+			continue
+		}
+		f := descForm(o.desc)
+		all[f]++
+		if !o.top1 {
+			miss[f]++
+		}
+	}
+	var b strings.Builder
+	for i, f := range []string{"noun phrase", "relation", "ordinal", "instruction", "question"} {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s %d/%d", f, miss[f], all[f])
+	}
+	return b.String()
 }
 
 // missKinds counts the top-1 misses of one side of the corpus by what went wrong: another

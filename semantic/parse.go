@@ -275,6 +275,10 @@ func Parse(description string) Parsed {
 		roles []string
 	}
 	var hits []roleHit
+	datey := false // a month or a weekday: numeric ordinals are days of the month
+	for _, w := range main {
+		datey = datey || dateWords[w] || dayWords[w] && w != "today" && w != "yesterday" && w != "tomorrow"
+	}
 	for i := 0; i < len(main); i++ {
 		w := main[i]
 		if strings.HasPrefix(w, "\x00") {
@@ -283,6 +287,16 @@ func Parse(description string) Parsed {
 		if (w == "first" || w == "last") && i+1 < len(main) && main[i+1] == "name" {
 			p.Words = append(p.Words, w, "name")
 			i++
+			continue
+		}
+		if m := ordNumRe.FindStringSubmatch(w); m != nil && m[2] != "" && datey {
+			// "August 9th", "Thursday the 9th": a day of the month, not the ninth of anything.
+			p.Words = append(p.Words, m[2])
+			continue
+		}
+		if w == "last" && i+1 < len(main) && lastAdverbs[main[i+1]] {
+			// "when was the file last changed", "the last modified date": a column's words.
+			p.Words = append(p.Words, w)
 			continue
 		}
 		if n, ok := ordinal(w); ok && p.Ordinal == 0 {
@@ -365,6 +379,9 @@ func Parse(description string) Parsed {
 	p.First, p.Head = firstWord(main), headOf(main)
 	if p.Item == "" && p.Ordinal == 0 {
 		p.Possessor = possessor(main)
+		if len(p.Possessor) == 0 {
+			p.Possessor = ofObject(main)
+		}
 	}
 	if p.Kind == "" {
 		for _, w := range p.Words {
@@ -402,6 +419,11 @@ func Parse(description string) Parsed {
 	}
 	return p
 }
+
+// lastAdverbs follow a "last" that says when, not which: "last changed", "last seen".
+var lastAdverbs = map[string]bool{"changed": true, "modified": true, "updated": true, "edited": true, "seen": true,
+	"active": true, "login": true, "logged": true, "visit": true, "visited": true, "used": true, "synced": true,
+	"sync": true, "saved": true, "run": true, "ran": true, "opened": true}
 
 // softWords say nothing about which element ("the current temperature", "the value of ...").
 var softWords = map[string]bool{"current": true, "currently": true, "value": true, "actual": true, "exact": true, "listed": true, "many": true, "much": true}
@@ -751,6 +773,38 @@ func possessor(main []string) []string {
 		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || roleWords[w] != nil:
 		default:
 			out = append(out, w)
+		}
+	}
+	return nil
+}
+
+// ofObject returns the salient words after the "of" or "for" that ends the first noun phrase
+// ("the amount of INV-0141", "story points for the push migration"): whose the target is, as
+// with a possessive. Nil when the phrase has no salient word before it or none after.
+func ofObject(main []string) []string {
+	before := false
+	for i, w := range main {
+		switch {
+		case w == "of" || w == "for":
+			if !before {
+				return nil
+			}
+			var out []string
+			for _, x := range main[i+1:] {
+				switch {
+				case npBreaks[x]:
+					return out
+				case strings.HasPrefix(x, "\x00") || stopWords[x] || softWords[x] || roleWords[x] != nil:
+				default:
+					out = append(out, x)
+				}
+			}
+			return out
+		case npBreaks[w]:
+			return nil
+		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || verbHeads[w] && !before:
+		default:
+			before = true // a role word counts: "the amount of INV-0141"
 		}
 	}
 	return nil

@@ -735,7 +735,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the requester's message": the line that names the requester is not the message.
-	if len(qt.poss) > 0 && textScore > 0 && !ownsAny(pe, qt.nonPoss) {
+	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsAny(pe, qt.nonPoss) && !anyAltOwnedOf(pe, qt.nonPoss) {
 		total -= possessorPenalty
 		why = append(why, "the possessor, not what is theirs")
 	}
@@ -1428,6 +1428,16 @@ func anyAltOwned(pe *prepared, w string) bool {
 	}
 	for _, f := range nameFields {
 		if anyAlt(pe.toks[f], alts) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyAltOwnedOf reports whether the element's own fields have an alternative of any of words.
+func anyAltOwnedOf(pe *prepared, words []string) bool {
+	for _, w := range words {
+		if anyAltOwned(pe, w) {
 			return true
 		}
 	}
