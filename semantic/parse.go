@@ -83,6 +83,8 @@ var (
 	// articleRe opens a noun phrase: "to the field" names a target, "to transfer" does not.
 	articleRe  = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|this|that)\s`)
 	fillWithRe = regexp.MustCompile(`(?i)^(?:fill(?: in| out)?|complete|populate|set)\s+(.*?)\s+(?:with|to)\s+.*$`)
+	toggleRe   = regexp.MustCompile(`(?i)^(?:(?:turn|switch|toggle)\s+(?:on|off)\s+(.+)|(?:turn|switch|toggle)\s+(.+?)\s+(?:on|off)|(?:enable|disable|activate|deactivate)\s+(.+))$`)
+	checkRe    = regexp.MustCompile(`(?i)^(?:check|uncheck|tick|untick)\s+(.+)$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
 	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
 )
@@ -105,6 +107,9 @@ var verbs = []struct {
 	{"read", IntentRead}, {"get", IntentRead}, {"extract", IntentRead}, {"copy", IntentRead}, {"grab", IntentRead},
 	{"what is", IntentRead}, {"what's", IntentRead}, {"wait for", IntentRead}, {"verify", IntentRead}, {"look at", IntentRead},
 }
+
+// keptVerbs imply a click and stay in the description: controls are named after them.
+var keptVerbs = map[string]bool{"follow": true, "copy": true, "clear": true}
 
 // phrasalVerbs start instructions whose verb is the control's own name ("Check in online",
 // "Sign in"): they imply a click but stay in the description.
@@ -471,6 +476,19 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentType
 		return m[1]
 	}
+	if m := toggleRe.FindStringSubmatch(s); m != nil {
+		// "turn off auto-renew", "enable mandatory 2FA": the switch (or checkbox) of that
+		// setting, not its label.
+		// (A button named for the action, "Turn off camera", is the weak case: measured, keeping
+		// the verb's words costs more than it brings.)
+		p.Intent = IntentClick
+		return firstOf(m[1], m[2], m[3]) + " toggle"
+	}
+	if m := checkRe.FindStringSubmatch(s); m != nil && !hasRoleWord(m[1]) {
+		// "check the Salomon brand filter": a checkbox.
+		p.Intent = IntentClick
+		return m[1] + " checkbox"
+	}
 	if m := markAsRe.FindStringSubmatch(s); m != nil {
 		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
 		p.Intent = IntentClick
@@ -496,6 +514,11 @@ func stripInstruction(s string, p *Parsed) string {
 			p.Intent = v.intent
 			if !strings.Contains(v.words, " ") {
 				p.Verb = v.words
+			}
+			if keptVerbs[v.words] {
+				// "follow Rust Weekly": the Follow button beside Rust Weekly; the verb is the
+				// control's name and stays a word of the description.
+				return s
 			}
 			if v.words == "select" || v.words == "choose" || v.words == "pick" {
 				// "Select France in the country dropdown": the target is the dropdown.
@@ -776,6 +799,16 @@ func possessor(main []string) []string {
 		}
 	}
 	return nil
+}
+
+// hasRoleWord reports whether s has a role word ("the Remember me box", "the SMS toggle").
+func hasRoleWord(s string) bool {
+	for _, w := range strings.Fields(strings.ToLower(s)) {
+		if roleWords[strings.Trim(w, ".,;:!?'\"")] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ofObject returns the salient words after the "of" or "for" that ends the first noun phrase

@@ -72,7 +72,7 @@ var wordAlternatives = map[string][]string{
 	"export": {"download"}, "download": {"export"}, "discard": {"cancel"}, "coupon": {"promo", "voucher", "discount"},
 	"voucher": {"promo", "coupon", "discount"}, "promo": {"coupon", "voucher", "discount"}, "reboot": {"restart"},
 	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
-	"camera": {"video"}, "present": {"share"}, "share": {"present"},
+	"camera": {"video"}, "video": {"camera"}, "present": {"share"}, "share": {"present"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
 }
 
