@@ -476,19 +476,6 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentType
 		return m[1]
 	}
-	if m := toggleRe.FindStringSubmatch(s); m != nil {
-		// "turn off auto-renew", "enable mandatory 2FA": the switch (or checkbox) of that
-		// setting, not its label.
-		// (A button named for the action, "Turn off camera", is the weak case: measured, keeping
-		// the verb's words costs more than it brings.)
-		p.Intent = IntentClick
-		return firstOf(m[1], m[2], m[3]) + " toggle"
-	}
-	if m := checkRe.FindStringSubmatch(s); m != nil && !hasRoleWord(m[1]) {
-		// "check the Salomon brand filter": a checkbox.
-		p.Intent = IntentClick
-		return m[1] + " checkbox"
-	}
 	if m := markAsRe.FindStringSubmatch(s); m != nil {
 		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
 		p.Intent = IntentClick
@@ -504,6 +491,19 @@ func stripInstruction(s string, p *Parsed) string {
 			p.Intent = IntentClick
 			return s
 		}
+	}
+	if m := toggleRe.FindStringSubmatch(s); m != nil {
+		// "turn off auto-renew", "enable mandatory 2FA": the switch (or checkbox) of that
+		// setting, not its label.
+		// (A button named for the action, "Turn off camera", is the weak case: measured, keeping
+		// the verb's words costs more than it brings.)
+		p.Intent = IntentClick
+		return firstOf(m[1], m[2], m[3]) + " toggle"
+	}
+	if m := checkRe.FindStringSubmatch(s); m != nil && !hasRoleWord(m[1]) {
+		// "check the Salomon brand filter": a checkbox.
+		p.Intent = IntentClick
+		return m[1] + " checkbox"
 	}
 	for _, v := range verbs {
 		if strings.HasPrefix(low, v.words) && (len(low) == len(v.words) || !isWordRune(rune(low[len(v.words)]))) {
