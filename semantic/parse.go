@@ -48,6 +48,9 @@ type Parsed struct {
 	// last word of the first noun phrase ("the order total" -> "total", "the email of Tom" ->
 	// "email", "the Zentra's memory" -> "memory"); empty when that word is a role word.
 	Head string
+	// KindStrict says the Kind is the whole question ("how long ...", "when ..."): an element
+	// of another shape cannot be the answer.
+	KindStrict bool
 	// Verb is the instruction verb stripped from the description ("select", "open"), lower
 	// case: a control named after it ("Select Daniel Kim") is what the instruction acts on.
 	Verb string
@@ -540,6 +543,8 @@ var (
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
+	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
+	trailingVerbRe = regexp.MustCompile(`(?i)\s+(?:take|takes|last|lasts)$`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -583,6 +588,11 @@ func question(s string, p *Parsed) (string, bool) {
 	qk := questionKinds[q]
 	if qk.kind != "" {
 		p.Kind = qk.kind
+		p.KindStrict = kindShapes[qk.kind] != 0
+	}
+	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(rest, ""))
+	if rest == "" {
+		return "", false
 	}
 	if q == "how much" && howMuchPriceRe.MatchString(m[2]) {
 		p.Kind = "price" // "how much are the samosas", "how much does it cost"

@@ -677,6 +677,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			total += b
 			roleOK = true
 			why = append(why, "a "+p.Kind)
+		} else if p.KindStrict {
+			total -= 0.4 // "how long is the appointment" is answered by a duration only
 		} else {
 			total -= 0.15
 		}
@@ -937,6 +939,9 @@ func leadOf(s *Snapshot, i int) string {
 	if q := strings.LastIndexAny(before, "·|;•\n"); q >= 0 {
 		_, size := utf8.DecodeRuneInString(before[q:])
 		before = before[q+size:]
+	}
+	if q := strings.LastIndex(before, ". "); q >= 0 {
+		before = before[q+2:] // "… (MT). Appointments last 30 minutes"
 	}
 	before = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(before), ":"))
 	if before == "" || len(before) > 40 || !hasLetter(before) {

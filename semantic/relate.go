@@ -376,8 +376,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 					own |= 1 << b
 				}
 			}
-			if kindWords[p.Head] == p.Kind {
-				own |= head
+			if kindWords[p.Head] == p.Kind || p.KindStrict {
+				own |= head // "how long will delivery take": the duration is what is asked for
 			}
 		}
 		miss := full &^ own
