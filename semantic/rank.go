@@ -578,6 +578,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	if hasText && textScore < minTextScore {
 		textScore = 0
 	}
+	// "the search field" on a page in another language: a search box says "search" by its role.
+	if textScore == 0 && len(qt.words) == 1 && qt.words[0] == "search" && len(qt.phrases) == 0 && (e.Role == "searchbox" || e.InputType == "search") {
+		textScore = 0.8
+		why = append(why, "a search box")
+	}
 	// "reply to the post about the tiny house" is a Reply button: what lacks the action is
 	// at best the thing acted on (the post, the composer's Post button).
 	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsAny(pe, []string{qt.verb}) && !anyAltOwned(pe, qt.verb) {
