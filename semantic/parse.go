@@ -544,7 +544,7 @@ var (
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
-	trailingVerbRe = regexp.MustCompile(`(?i)\s+(?:take|takes|last|lasts)$`)
+	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -573,26 +573,23 @@ func question(s string, p *Parsed) (string, bool) {
 		return "", false
 	}
 	q := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
-	rest := m[2]
 	if q == "where" {
-		if t := whereTypeRe.FindStringSubmatch(rest); t != nil {
+		if t := whereTypeRe.FindStringSubmatch(m[2]); t != nil {
+			// "where do I type my message": the message field (not a status message).
 			p.Intent = IntentType
-			return t[1], true
+			return t[1] + " field", true
 		}
 	}
-	rest = strings.TrimSpace(auxRe.ReplaceAllString(rest, ""))
+	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
+	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(rest, ""))
 	if rest == "" {
-		return "", false
+		return "", false // "how long does it take": nothing says what
 	}
 	p.Intent = IntentRead
 	qk := questionKinds[q]
 	if qk.kind != "" {
 		p.Kind = qk.kind
 		p.KindStrict = kindShapes[qk.kind] != 0
-	}
-	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(rest, ""))
-	if rest == "" {
-		return "", false
 	}
 	if q == "how much" && howMuchPriceRe.MatchString(m[2]) {
 		p.Kind = "price" // "how much are the samosas", "how much does it cost"

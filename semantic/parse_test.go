@@ -198,3 +198,50 @@ func TestParse_Relations(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_Session3 covers questions, toggles, dates that are not ordinals, "last" that says
+// when, "the X of Y" possessors, verbs that stay words and "Enter X to Y".
+func TestParse_Session3(t *testing.T) {
+	cases := []struct {
+		desc      string
+		intent    Intent
+		role      string
+		words     []string
+		kind      string
+		strict    bool
+		ordinal   int
+		possessor []string
+	}{
+		{"how long is the appointment", IntentRead, "", []string{"appointment"}, "time", true, 0, nil},
+		{"how long will delivery take", IntentRead, "", []string{"delivery"}, "time", true, 0, nil},
+		{"how much are the samosas", IntentRead, "", []string{"samosas"}, "price", false, 0, nil},
+		{"how heavy is the Lumina Pro", IntentRead, "", []string{"weight", "lumina", "pro"}, "measure", true, 0, []string{"lumina", "pro"}},
+		{"who reported this bug", IntentRead, "", []string{"reporter", "bug"}, "", false, 0, []string{"bug"}},
+		{"when does boarding close", IntentRead, "", []string{"when", "boarding", "close"}, "date", true, 0, nil},
+		{"where do I type my message", IntentType, "textbox", []string{"message"}, "", false, 0, nil},
+		{"how long does it take", IntentAny, "", []string{"how", "long", "does", "take"}, "", false, 0, nil},
+		{"turn off auto-renew", IntentClick, "switch", []string{"auto-renew"}, "", false, 0, nil},
+		{"enable mandatory 2FA", IntentClick, "switch", []string{"mandatory", "2fa"}, "", false, 0, nil},
+		{"check the Salomon brand filter", IntentClick, "checkbox", []string{"salomon", "brand", "filter"}, "", false, 0, nil},
+		{"August 9th", IntentAny, "", []string{"august", "9"}, "", false, 0, nil},
+		{"the 9th result", IntentAny, "", []string{"result"}, "", false, 9, nil},
+		{"when was the mockup file last changed", IntentRead, "", []string{"when", "mockup", "file", "last", "changed"}, "date", true, 0, nil},
+		{"the amount of INV-0141", IntentAny, "text", []string{"inv-0141"}, "price", false, 0, []string{"inv-0141"}},
+		{"like Devon's post", IntentAny, "", []string{"like", "devon", "post"}, "", false, 0, []string{"devon"}},
+		{"follow Rust Weekly", IntentClick, "", []string{"follow", "rust", "weekly"}, "", false, 0, nil},
+		{"Enter the amount to transfer", IntentType, "text", []string{"transfer"}, "price", false, 0, nil},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		role := ""
+		if len(p.Roles) > 0 {
+			role = p.Roles[0]
+		}
+		if p.Intent != c.intent || role != c.role || !reflect.DeepEqual(p.Words, c.words) || p.Kind != c.kind ||
+			p.KindStrict != c.strict || p.Ordinal != c.ordinal || !reflect.DeepEqual(p.Possessor, c.possessor) {
+			t.Errorf("Parse(%q) = intent %v role %q words %q kind %q strict %v ordinal %d possessor %q;\n want %v %q %q %q %v %d %q",
+				c.desc, p.Intent, role, p.Words, p.Kind, p.KindStrict, p.Ordinal, p.Possessor,
+				c.intent, c.role, c.words, c.kind, c.strict, c.ordinal, c.possessor)
+		}
+	}
+}
