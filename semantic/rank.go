@@ -117,7 +117,7 @@ type prepCache struct {
 	ps   []prepared
 
 	upOnce sync.Once
-	ups    map[int]int // see itemUps
+	items  *itemInfo // see itemMaps
 }
 
 // prepare returns the snapshot's elements normalized and tokenized, cached for Snap's snapshots.

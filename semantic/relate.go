@@ -497,21 +497,42 @@ func sharedItem(s *Snapshot, x, y int) int {
 	return 0
 }
 
-// itemUps maps each item of s to the item that holds it (Element.ItemUp), worked out once per
-// snapshot taken by Snap.
-func itemUps(s *Snapshot) map[int]int {
-	if c := s.prep; c != nil {
-		c.upOnce.Do(func() { c.ups = itemUpsNow(s) })
-		return c.ups
+// topItem is the outermost repeated container around item it.
+func topItem(s *Snapshot, it int) int {
+	up := itemUps(s)
+	for n := 0; up[it] != 0 && n < 32; n++ {
+		it = up[it]
 	}
-	return itemUpsNow(s)
+	return it
 }
 
-func itemUpsNow(s *Snapshot) map[int]int {
-	m := map[int]int{}
+// itemUps maps each item of s to the item that holds it (Element.ItemUp), and itemKinds each
+// item to its ItemKind, worked out once per snapshot taken by Snap.
+func itemUps(s *Snapshot) map[int]int { return itemMaps(s).ups }
+
+func itemKinds(s *Snapshot) map[int]string { return itemMaps(s).kinds }
+
+type itemInfo struct {
+	ups   map[int]int
+	kinds map[int]string
+}
+
+func itemMaps(s *Snapshot) *itemInfo {
+	if c := s.prep; c != nil {
+		c.upOnce.Do(func() { c.items = itemMapsNow(s) })
+		return c.items
+	}
+	return itemMapsNow(s)
+}
+
+func itemMapsNow(s *Snapshot) *itemInfo {
+	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}}
 	for i := range s.Elements {
-		if e := &s.Elements[i]; e.Item != 0 && e.ItemUp != 0 {
-			m[e.Item] = e.ItemUp
+		if e := &s.Elements[i]; e.Item != 0 {
+			m.kinds[e.Item] = e.ItemKind
+			if e.ItemUp != 0 {
+				m.ups[e.Item] = e.ItemUp
+			}
 		}
 	}
 	return m
@@ -537,6 +558,10 @@ func associated(s *Snapshot, c, a int) bool {
 		// Nested containers: a post's author line (a row of the post) and its Like button.
 		if shared := sharedItem(s, ic.Item, ia.Item); shared != 0 {
 			return true
+		}
+		// Inside two look-alikes of one list (Devon's post and Mira's), whatever nests within.
+		if tc, ta := topItem(s, ic.Item), topItem(s, ia.Item); tc != ta && itemList(itemKinds(s)[tc]) == itemList(itemKinds(s)[ta]) {
+			return false
 		}
 	}
 	ic, ia := itemOrSelf(s, c), itemOrSelf(s, a)

@@ -224,3 +224,21 @@ func TestResolve_Errors(t *testing.T) {
 		})
 	}
 }
+
+// TestResolve_Relations covers session 3's relations on one fixture: an action and the post it
+// acts on, a table lookup, key/value fields, values labelled in running text, questions, a
+// setting's switch, and a tie between the navigation and the content.
+func TestResolve_Relations(t *testing.T) {
+	runResolveCases(t, "relations.html", []resolveCase{
+		{"like Devon's post", IntentClick, "", "like-2"},
+		{"reply to the post about the offline mode", IntentClick, "", "reply-1"},
+		{"the status of shipment TW101", IntentRead, "", "st-2"},
+		{"open shipment TW102", IntentClick, "", "pro-3"},
+		{"who reported this bug", IntentRead, "", "reporter"},
+		{"the assignee", IntentRead, "", "assignee"},
+		{"when does boarding close", IntentRead, "", "board"},
+		{"the gate", IntentRead, "", "gate"},
+		{"how long is the appointment", IntentRead, "", "dur"},
+		{"turn off auto-renew", IntentAny, "", "ar"},
+	})
+}
