@@ -162,6 +162,15 @@ var itemWords = map[string]bool{
 	"article": true, "articles": true, "listing": true, "listings": true, "comment": true, "comments": true,
 }
 
+// openable are things one opens by their link ("open the email from Alex Rivera", "open the
+// crash bug"): with "open", the item's link is the target, as with itemWords.
+var openable = map[string]bool{
+	"email": true, "message": true, "conversation": true, "thread": true, "issue": true, "ticket": true,
+	"bug": true, "file": true, "document": true, "pipeline": true, "order": true, "shipment": true,
+	"invoice": true, "record": true, "story": true, "job": true, "deal": true, "project": true, "folder": true,
+	"report": true, "episode": true, "video": true, "recipe": true, "task": true, "event": true,
+}
+
 var ordinalWords = map[string]int{
 	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
 	"ninth": 9, "tenth": 10, "last": -1, "final": -1, "top": 1, "1st": 1, "2nd": 2, "3rd": 3,
@@ -403,7 +412,7 @@ func Parse(description string) Parsed {
 	}
 	nameOf(&p)
 	// "Click the REI result": an item named by a word on it; what one opens is its link.
-	if p.Intent == IntentClick && p.Ordinal == 0 && len(p.Roles) == 0 && len(p.Quoted) == 0 && itemWords[p.Head] && len(p.Words) >= 2 && p.Kind == "" {
+	if p.Intent == IntentClick && p.Ordinal == 0 && len(p.Roles) == 0 && len(p.Quoted) == 0 && (itemWords[p.Head] || p.Verb == "open" && openable[p.Head]) && len(p.Words) >= 2 && p.Kind == "" {
 		p.Roles = []string{"link"}
 		p.ItemLink = true
 	}
