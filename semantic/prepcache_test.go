@@ -39,7 +39,7 @@ func memoSnapshot(n, salt int) *Snapshot {
 }
 
 // prepareRef is prepareNow as it was before values were remembered across snapshots, but for
-// descendants and parentRole, which it takes from got.
+// descendants, parentRole and lead (leadOf), which it takes from got.
 func prepareRef(s *Snapshot, got []prepared) []prepared {
 	ps := make([]prepared, len(s.Elements))
 	for i := range s.Elements {
@@ -55,6 +55,10 @@ func prepareRef(s *Snapshot, got []prepared) []prepared {
 		}
 		p.shape = valueShape(firstOf(p.norm[textField], p.norm[0]))
 		p.descendants, p.parentRole = got[i].descendants, got[i].parentRole
+		if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {
+			p.col = tokens(normalize(seg))
+		}
+		p.lead, p.leadToks, p.leadJoined = got[i].lead, got[i].leadToks, got[i].leadJoined
 		ps[i] = p
 	}
 	return ps

@@ -105,6 +105,9 @@ type prepared struct {
 	shape       shape // the value shape of its text (valueShape)
 	descendants int
 	parentRole  string
+	// col is the first part of the element's context, stemmed: a cell's column header, or the
+	// label of the group it is in ("Total", "Status"); nil when that part names a table.
+	col []string
 	// lead is the text that labels the element inside its parent's text ("Boarding closes"
 	// before <span>07:15</span>), normalized, its stemmed tokens and those joined (see leadOf).
 	lead       string
@@ -151,6 +154,9 @@ func prepareNow(s *Snapshot) []prepared {
 			}
 			r := memo.row(&k, nf)
 			p := prepared{el: e, norm: r.norm, toks: r.toks, joined: r.joined}
+			if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {
+				p.col = memo.get(seg, false).toks
+			}
 			name, text := k[0], k[textField]
 			// isPrice(e.Text) || e.Name != e.Text && isPrice(e.Name), and the value shape of the
 			// text or else the name (firstOf: a normalized value is empty or not blank).
@@ -676,7 +682,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	if ks := kindShapes[p.Kind]; ks != 0 {
 		if pe.shape&ks != 0 {
 			b := valueBonus(pe, 0.35, 0.25, 0.1)
-			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stem("date")) || contains(qt.words, stem("day"))) {
+			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
 				b *= 0.7 // a clock time stands for a date less well than a day does
 			}
 			total += b
@@ -795,7 +801,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// "the article headline": the page's headings are candidates without the word.
 		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
 			needAnchor = !qt.offPage
-		case (e.Role == "cell" || e.Role == "gridcell") && columnSays(e, qt.words):
+		case (e.Role == "cell" || e.Role == "gridcell") && columnSays(pe, qt.words):
 			// "the data retention for Growth": the cell under Growth in the Data retention row.
 			needAnchor = true
 		case qt.head != "" && attrHas(pe, qt.head):
@@ -889,14 +895,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 }
 
 // columnSays reports whether a cell's column header has one of words.
-func columnSays(e *Element, words []string) bool {
-	col, _, _ := strings.Cut(e.Context, " | ")
-	if col == "" || strings.HasPrefix(col, "table") {
-		return false
-	}
-	ct := tokens(normalize(col))
+func columnSays(pe *prepared, words []string) bool {
 	for _, w := range words {
-		if contains(ct, w) {
+		if contains(pe.col, w) {
 			return true
 		}
 	}
@@ -907,6 +908,9 @@ func columnSays(e *Element, words []string) bool {
 // dates", "Follow"), unlike "open" or "click".
 var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true, "tick": true, "untick": true,
 	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
+
+// The stems of "date" and "day", which ask for a day rather than a clock time.
+var stemDate, stemDay = stem("date"), stem("day")
 
 // leadWeight is what a match on a value's leading label counts, like a label field's.
 const leadWeight = 0.95

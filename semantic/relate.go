@@ -331,14 +331,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		if isCell {
 			// A cell carries its column header's words: "the email of Tom Okafor" is the cell
 			// under Email in Tom Okafor's row.
-			col, _, _ := strings.Cut(ce.Context, " | ")
 			var colMask uint64
-			if !strings.HasPrefix(col, "table") {
-				ct := tokens(normalize(col))
-				for b, w := range words {
-					if contains(ct, w) {
-						colMask |= 1 << b
-					}
+			for b, w := range words {
+				if contains(ps[c].col, w) {
+					colMask |= 1 << b
 				}
 			}
 			colHit = colMask != 0

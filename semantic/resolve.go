@@ -19,22 +19,14 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	}
 	p := Parse(q.Description)
 	if p.Counted != "" && len(p.Attrs) == 0 && (q.Match == "" || validMatch(q.Match)) {
-		n := p.Ordinal
-		if m, ok := parseMatch(q.Match); ok {
-			n = m
-		}
-		if res, ok := itemOrdinal(s, &p, intentOf(q, &p), n); ok {
+		if res, ok := itemOrdinal(s, &p, intentOf(q, &p), ordinalOf(&p, q)); ok {
 			return res, nil
 		}
 	}
 	sc := rankScored(s, q, &p)
-	if p.Item != "" {
+	if n := ordinalOf(&p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
-		n := p.Ordinal
-		if m, ok := parseMatch(q.Match); ok {
-			n = m
-		}
-		if top, of, found := itemField(s, &p, sc, n); n != 0 && found {
+		if top, of, found := itemField(s, &p, sc, n); found {
 			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
@@ -122,6 +114,15 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	res := resolution(top, conf, top.Why)
 	res.RunnersUp = runnersUp(sc, top.Element.ID)
 	return res, nil
+}
+
+// ordinalOf is the Nth the query asks for: its match when that is a number, first or last, else
+// the description's ordinal (0 for none).
+func ordinalOf(p *Parsed, q Query) int {
+	if m, ok := parseMatch(q.Match); ok {
+		return m
+	}
+	return p.Ordinal
 }
 
 // pageHeading resolves "the article title", "the story headline" when no heading carries the
@@ -416,10 +417,11 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 		byID[sc[i].Element.ID] = i
 	}
 	// The lists, and each container's members: an element belongs to its own container and to
-	// every container around it.
+	// every container around it (Element.ItemUp).
 	lists := map[string][]int{}
 	var kinds []string
 	members := map[int][]int{}
+	up := itemUps(s)
 	for i := range s.Elements {
 		e := &s.Elements[i]
 		if e.Item != 0 && len(members[e.Item]) == 0 {
@@ -428,19 +430,15 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 			}
 			lists[e.ItemKind] = append(lists[e.ItemKind], e.Item)
 		}
-		last := 0
-		for a, hops := i, 0; a >= 0 && a < len(s.Elements) && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
-			if it := s.Elements[a].Item; it != 0 && it != last {
-				members[it] = append(members[it], i)
-				last = it
-			}
+		for it, n := e.Item, 0; it != 0 && n < 32; it, n = up[it], n+1 {
+			members[it] = append(members[it], i)
 		}
 	}
 	var words []string
 	for _, w := range p.Words {
 		words = append(words, tokens(strings.ToLower(w))...)
 	}
-	item := stem(p.Item)
+	item, head := stem(p.Item), stem(p.Head)
 	local := func(i int) (float64, string) {
 		pe, e := &ps[i], &s.Elements[i]
 		l, why := 0.0, ""
@@ -457,15 +455,15 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 				break
 			}
 		}
-		if col, _, _ := strings.Cut(e.Context, " | "); col != "" && len(words) > 0 {
+		if len(pe.col) > 0 && len(words) > 0 {
 			// Its column's header or its group's label: "Total" for "the line total".
-			ct := tokens(strings.ToLower(col))
-			o := overlap(words, ct)
-			if head := stem(p.Head); head != "" && contains(ct, head) {
+			o := overlap(words, pe.col)
+			if head != "" && contains(pe.col, head) {
 				o = max(o, 0.8) // the head noun says what it is
 			}
 			if o > 0 {
 				l += 0.35 * o
+				col, _, _ := strings.Cut(e.Context, " | ")
 				why = joinWhy(why, "under "+strconv.Quote(col))
 			}
 		}
