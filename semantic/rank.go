@@ -280,6 +280,10 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// nonHead are words without head, and joined: what a figure's lead must say when the figure
+	// is the head ("Order" for "the order number").
+	nonHead       []string
+	nonHeadJoined string
 	// verb is head when the description is an instruction led by the action the control is
 	// named after ("reply to the post about the tiny house", "add the lamb curry").
 	verb string
@@ -483,6 +487,12 @@ func newQueryText(p *Parsed) *queryText {
 			}
 		}
 	}
+	for _, w := range qt.words {
+		if w != qt.head {
+			qt.nonHead = append(qt.nonHead, w)
+		}
+	}
+	qt.nonHeadJoined = strings.Join(qt.nonHead, " ")
 	qt.wordsJoined = strings.Join(qt.words, " ")
 	qt.rawWords = strings.Join(p.Words, " ")
 	qt.roleWordsJoined = strings.Join(qt.roleWords, " ")
@@ -530,14 +540,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		if p.Kind == "figure" && qt.head != "" && len(qt.words) > 1 && strings.ContainsAny(e.Text, "0123456789") {
 			// "Order #W-88412-0375" for "the order number": the figure is the number, the
 			// lead says which.
-			var rest []string
-			for _, w := range qt.words {
-				if w != qt.head {
-					rest = append(rest, w)
-				}
-			}
-			if rj := strings.Join(rest, " "); len(rest) > 0 {
-				if rs, rhow := match(rj, rest, nil, rj, pe.lead, pe.leadToks, pe.leadJoined, false); 0.9*rs > ls {
+			if rest := qt.nonHead; len(rest) > 0 {
+				if rs, rhow := match(qt.nonHeadJoined, rest, nil, qt.nonHeadJoined, pe.lead, pe.leadToks, pe.leadJoined, false); 0.9*rs > ls {
 					ls, how = 0.9*rs, rhow
 				}
 			}
@@ -591,7 +595,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	// "reply to the post about the tiny house" is a Reply button: what lacks the action is
 	// at best the thing acted on (the post, the composer's Post button).
-	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsAny(pe, []string{qt.verb}) && !anyAltOwned(pe, qt.verb) {
+	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsLike(pe, qt.verb) {
 		textScore *= 0.6
 		why = append(why, "lacks the action")
 	}
@@ -748,7 +752,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the requester's message": the line that names the requester is not the message.
-	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsAny(pe, qt.nonPoss) && !anyAltOwnedOf(pe, qt.nonPoss) {
+	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsLikeAny(pe, qt.nonPoss) {
 		total -= possessorPenalty
 		why = append(why, "the possessor, not what is theirs")
 	}
@@ -1434,24 +1438,21 @@ func ownsAny(pe *prepared, words []string) bool {
 	return false
 }
 
-// anyAltOwned reports whether the element's own fields have an alternative of word w.
-func anyAltOwned(pe *prepared, w string) bool {
+// ownsLike reports whether the element's own fields have word w or a page's alternative for it.
+func ownsLike(pe *prepared, w string) bool {
 	alts := altsFor(w)
-	if len(alts) == 0 {
-		return false
-	}
 	for _, f := range nameFields {
-		if anyAlt(pe.toks[f], alts) {
+		if contains(pe.toks[f], w) || len(alts) > 0 && anyAlt(pe.toks[f], alts) {
 			return true
 		}
 	}
 	return false
 }
 
-// anyAltOwnedOf reports whether the element's own fields have an alternative of any of words.
-func anyAltOwnedOf(pe *prepared, words []string) bool {
+// ownsLikeAny is ownsLike for any of words.
+func ownsLikeAny(pe *prepared, words []string) bool {
 	for _, w := range words {
-		if anyAltOwned(pe, w) {
+		if ownsLike(pe, w) {
 			return true
 		}
 	}
