@@ -41,7 +41,14 @@ import (
 // text score) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
-const groundingDir = "../testdata/grounding"
+// groundingDir is the corpus; GROUNDING_CORPUS names another one, so a writer of new pages can
+// validate them (TestGroundingCorpusValid) in a staging directory before they join the corpus.
+var groundingDir = func() string {
+	if d := os.Getenv("GROUNDING_CORPUS"); d != "" {
+		return d
+	}
+	return "../testdata/grounding"
+}()
 
 type groundingCase struct {
 	Description string `json:"description"`
