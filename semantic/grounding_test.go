@@ -32,7 +32,9 @@ import (
 // ranker, the ranker is tuned on the others only, and the held-out accuracy is the honest
 // estimate. TestGrounding logs only the tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the
 // others). (Sessions 1 and 2 held out a third of the first 82 pages by a hash of their name;
-// session 3 opened those for tuning and held out a fresh set instead: see docs/PERFORMANCE.md.)
+// session 3 opened those for tuning and held out a fresh set instead; session 4 opened that set
+// (x01-x30) and held out a third, y01-y30, written to look like production markup: see
+// docs/PERFORMANCE.md.)
 //
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
@@ -456,14 +458,19 @@ func TestGrounding(t *testing.T) {
 		_ = os.WriteFile(out, b, 0o644)
 	}
 
-	// Floors, a little below the measured figures of the whole corpus, so that a regression
-	// fails the build. (The target is 90 % for the heuristic alone; see
-	// docs/PERFORMANCE.md for where it stands. These floors only catch regressions.)
-	if ha.pct() < 70 || ta.pct() < 77 {
-		t.Errorf("heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (70%%, 77%%)", ha.pct(), ta.pct())
+	// Floors, a little below the measured figures of each part of the corpus, so that a
+	// regression fails the build. (The target is 90 % for the heuristic alone; see
+	// docs/PERFORMANCE.md for where it stands. These floors only catch regressions.) The
+	// held-out part has its own, lower floors: a change tuned on the tuning pages must not buy
+	// its gain there with a loss on pages nobody tuned for.
+	if ht.pct() < 71 || tt.pct() < 78 {
+		t.Errorf("tuning pages: heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (71%%, 78%%)", ht.pct(), tt.pct())
 	}
-	if la.pct() < 88 {
-		t.Errorf("heuristic+LLM top-1 %.1f%% < 88%%", la.pct())
+	if lt.pct() < 88 {
+		t.Errorf("tuning pages: heuristic+LLM top-1 %.1f%% < 88%%", lt.pct())
+	}
+	if th.n > 0 && (th.pct() < 58 || lh.pct() < 72) {
+		t.Errorf("held-out pages: heuristic top-1 %.1f%%, heuristic+LLM %.1f%%: below the floors (58%%, 72%%)", th.pct(), lh.pct())
 	}
 	if la.ok < ha.ok {
 		t.Errorf("the model made things worse: %d < %d", la.ok, ha.ok)

@@ -171,9 +171,34 @@ var openable = map[string]bool{
 	"report": true, "episode": true, "video": true, "recipe": true, "task": true, "event": true,
 }
 
+// rankSide reports whether "top" or "bottom" at main[i] ranks a list ("the bottom team", "the
+// top story") rather than saying where on the page ("at the bottom", "the bottom of the form").
+func rankSide(main []string, i int) bool {
+	if i+1 >= len(main) || main[i+1] == "of" || strings.HasPrefix(main[i+1], "\x00") {
+		return false
+	}
+	if i > 0 {
+		switch main[i-1] {
+		case "at", "on", "in", "to", "from", "near", "toward", "towards":
+			return false
+		}
+	}
+	return true
+}
+
+// placeWords follow an ordinal that ranks: "in 6th place", "at position 3".
+var placeWords = map[string]bool{"place": true, "position": true, "spot": true, "rank": true}
+
+func firstOr(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
+}
+
 var ordinalWords = map[string]int{
 	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-	"ninth": 9, "tenth": 10, "last": -1, "final": -1, "top": 1, "1st": 1, "2nd": 2, "3rd": 3,
+	"ninth": 9, "tenth": 10, "last": -1, "final": -1, "top": 1, "bottom": -1, "1st": 1, "2nd": 2, "3rd": 3,
 }
 
 var stopWords = map[string]bool{
@@ -271,7 +296,15 @@ func Parse(description string) Parsed {
 				}
 				ctx = append(ctx, canonicalContext(cw))
 			}
-			if len(ctx) > 0 {
+			if _, ok := ordinal(firstOr(ctx)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
+				// "the team in 6th place": a position in the list, not a place on the page; the
+				// word before says what is ranked ("the 6th team").
+				if n := len(main); n > 0 {
+					main = append(main[:n-1], ctx[0], main[n-1])
+				} else {
+					main = append(main, ctx[0])
+				}
+			} else if len(ctx) > 0 {
 				p.Context = append(p.Context, ctx...)
 			}
 			i = j - 1
@@ -314,6 +347,10 @@ func Parse(description string) Parsed {
 		if w == "last" && i+1 < len(main) && lastAdverbs[main[i+1]] {
 			// "when was the file last changed", "the last modified date": a column's words.
 			p.Words = append(p.Words, w)
+			continue
+		}
+		if (w == "bottom" || w == "top") && !rankSide(main, i) {
+			p.Words = append(p.Words, w) // "the button at the bottom": where, not which
 			continue
 		}
 		if n, ok := ordinal(w); ok && p.Ordinal == 0 {

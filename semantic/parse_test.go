@@ -245,3 +245,25 @@ func TestParse_Session3(t *testing.T) {
 		}
 	}
 }
+
+func TestParse_Ranks(t *testing.T) {
+	cases := []struct {
+		desc    string
+		ordinal int
+		item    string
+		context []string
+	}{
+		{"points of the bottom team", -1, "team", nil},
+		{"the top story", 1, "", nil},
+		{"scroll to the top", 0, "", nil},
+		{"the goal difference of the team in 6th place", 6, "team", nil},
+		{"the button at the bottom", 0, "", nil},
+		{"the Save button in the sidebar", 0, "", []string{"sidebar"}},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if p.Ordinal != c.ordinal || p.Item != c.item || !reflect.DeepEqual(p.Context, c.context) {
+			t.Errorf("Parse(%q) = ordinal %d item %q context %q; want %d %q %q", c.desc, p.Ordinal, p.Item, p.Context, c.ordinal, c.item, c.context)
+		}
+	}
+}

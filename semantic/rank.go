@@ -725,7 +725,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the duration of In a Sentimental Mood": a column's header is not a value in it.
-	if e.Role == "columnheader" && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
+	if (e.Role == "columnheader" || pe.parentRole == "columnheader") && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
 		total -= 0.2
 		why = append(why, "a column header, not a value")
 	}

@@ -35,10 +35,13 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 		return all
 	}
 	labelOf := map[int]int{}
-	all = labelValues(s, ps, p, intent, all, labelOf)
+	all = labelValues(s, ps, p, qt, intent, all, labelOf)
 	all = leadLabels(s, intent, all)
 	all = anchors(s, ps, p, qt, all, labelOf)
 	all = labelledOtherwise(s, ps, qt, all)
+	if intent != IntentRead {
+		handToControl(s, ps, all)
+	}
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
 	for _, c := range all {
@@ -49,9 +52,34 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	return out
 }
 
+// handToControl gives a control the score of the plain element that only wraps it (a table
+// cell around a row's Block button, a list item around its link): the wrapper may have found an
+// anchor the control did not, and clicking the wrapper clicks nothing in particular.
+func handToControl(s *Snapshot, ps []prepared, all []scored) {
+	at := make(map[int]int, len(all))
+	for i := range all {
+		at[all[i].Element.ID] = i
+	}
+	for i := range all {
+		w := all[i].Element.ID
+		if s.Elements[w].Interactive || ps[w].descendants != 1 || w+1 >= len(s.Elements) {
+			continue
+		}
+		c := &s.Elements[w+1]
+		j, ok := at[w+1]
+		if !ok || c.Parent != w || !c.Interactive || c.Name != s.Elements[w].Name {
+			continue
+		}
+		if all[j].Score < all[i].Score {
+			all[j].Score = round3(all[i].Score + 0.01)
+			all[j].Why += "; the control in " + clip(s.Elements[w].Role, 20)
+		}
+	}
+}
+
 // labelValues gives the value an element labels the label's match (plus a little) when the
 // user reads, and lowers the label itself.
-func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []scored, labelOf map[int]int) []scored {
+func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored, labelOf map[int]int) []scored {
 	if intent != IntentRead && intent != IntentAny || len(p.NameOf) > 0 || len(p.Words) == 0 && len(p.Quoted) == 0 {
 		// "the hotel name" is the name itself, not what follows it; "the caption" matched
 		// its role alone, no label's words.
@@ -85,6 +113,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []sco
 				all[j].needAnchor = false // its label is its anchor
 				if all[j].Score < sc {
 					all[j].Score, all[j].Why = round3(sc), why
+				} else if labelAdds(&ps[c.Element.ID], &ps[v], qt.words, p.Head) {
+					// Better than its label on its own ("Due" for "when is Circe due?"), it
+					// still is the value the label's words name, unlike its look-alikes.
+					all[j].Score = round3(all[j].Score + labelValueBonus)
+					all[j].Why += "; labelled " + clip(firstOf(c.Element.Name, c.Element.Text), 40)
 				}
 			} else {
 				nc := c
@@ -99,6 +132,19 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, intent Intent, all []sco
 		}
 	}
 	return all
+}
+
+// labelAdds reports whether label l has a description word that its value v lacks in its own
+// fields and column, other than the head: the word that tells this value from its look-alikes
+// ("Circe" in "when is Circe due?").
+func labelAdds(l, v *prepared, words []string, head string) bool {
+	h := stem(head)
+	for _, w := range words {
+		if w != h && kindWords[w] == "" && ownsAny(l, []string{w}) && !ownsAny(v, []string{w}) && !contains(v.col, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // leadLabels handles a label that opens its parent's text ("<p><b>Error:</b> Enter a valid
@@ -365,6 +411,16 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
+		if listWide(s, c) {
+			// Its context is its whole list's ("the unknown device" under "Connected
+			// Devices"): it says so of every row alike, and an anchor saying it again tells
+			// nothing.
+			for b, w := range words {
+				if contains(ps[c].toks[ctxField], w) {
+					own |= 1 << b
+				}
+			}
+		}
 		if ps[c].shape&kindShapes[p.Kind] != 0 {
 			// "Yesterday" is a due date: the shape stands for the kind words ("date", "when").
 			for b, w := range words {
@@ -426,6 +482,24 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		}
 	}
 	return all
+}
+
+// listWide reports whether element i, in a repeated container, has a look-alike (same role and
+// name) in another container of its list with the same context: the context then labels the
+// list, not i's container.
+func listWide(s *Snapshot, i int) bool {
+	e := &s.Elements[i]
+	if e.Item == 0 || e.Context == "" {
+		return false
+	}
+	list := itemList(e.ItemKind)
+	for j := range s.Elements {
+		o := &s.Elements[j]
+		if o.Item != 0 && o.Item != e.Item && o.Context == e.Context && o.Name == e.Name && o.Role == e.Role && itemList(o.ItemKind) == list {
+			return true
+		}
+	}
+	return false
 }
 
 func flatten(xs [][]string) []string {

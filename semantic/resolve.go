@@ -3,6 +3,7 @@ package semantic
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -434,6 +435,7 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 			members[it] = append(members[it], i)
 		}
 	}
+	kinds = mergeStyledRuns(kinds, lists)
 	var words []string
 	for _, w := range p.Words {
 		words = append(words, tokens(strings.ToLower(w))...)
@@ -510,6 +512,57 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 		}
 	}
 	return best, bestOf, bestOf > 0
+}
+
+// mergeStyledRuns joins the lists of one group of siblings whose kinds differ only by a class
+// that styles a run of them: a league table's top four rows "ucl", its bottom three "rel", the
+// rest plain, is one list of 18 teams ("the bottom team"). Kinds that interleave stay apart: a
+// story row and its subtext row alternate, and "the third story" counts story rows.
+func mergeStyledRuns(kinds []string, lists map[string][]int) []string {
+	var groups []string
+	byGroup := map[string][]string{}
+	for _, k := range kinds {
+		g := itemList(k)
+		if _, ok := byGroup[g]; !ok {
+			groups = append(groups, g)
+		}
+		byGroup[g] = append(byGroup[g], k)
+	}
+	if len(groups) == len(kinds) {
+		return kinds
+	}
+	var out []string
+	for _, g := range groups {
+		ks := byGroup[g]
+		if len(ks) == 1 {
+			out = append(out, ks...)
+			continue
+		}
+		// Items are numbered in document order, so sorting the group's items orders the list;
+		// each kind one run means as many kind changes as kinds less one.
+		kindOf := map[int]string{}
+		var all []int
+		for _, k := range ks {
+			for _, it := range lists[k] {
+				kindOf[it] = k
+				all = append(all, it)
+			}
+		}
+		slices.Sort(all)
+		changes := 0
+		for i := 1; i < len(all); i++ {
+			if kindOf[all[i]] != kindOf[all[i-1]] {
+				changes++
+			}
+		}
+		if changes != len(ks)-1 {
+			out = append(out, ks...)
+			continue
+		}
+		lists[g] = all
+		out = append(out, g)
+	}
+	return out
 }
 
 // attrSays reports whether an element's class, id or test id says the description word w (a

@@ -242,3 +242,17 @@ func TestResolve_Relations(t *testing.T) {
 		{"turn off auto-renew", IntentAny, "", "ar"},
 	})
 }
+
+// TestResolve_Tables covers table lookups found on fresh pages: a header that abbreviates
+// ("Pts" for points), rows styled in runs that are still one list ("the bottom team"), a rank
+// said as a place, a row's key that labels its cells, and a row's button wrapped in a cell under
+// a section heading that names every row.
+func TestResolve_Tables(t *testing.T) {
+	runResolveCases(t, "tables.html", []resolveCase{
+		{"Kingsbridge's points", IntentRead, "", "pts-kin"},
+		{"points of the bottom team", IntentRead, "", "pts-col"},
+		{"the goal difference of the team in 4th place", IntentRead, "", "gd-har"},
+		{"block the unknown device", IntentClick, "", "b2"},
+		{"when is Circe due?", IntentRead, "", "due-2"},
+	})
+}

@@ -234,10 +234,23 @@ function (KEY) {
   function colHeaderText(hrow, col) {
     let i = 0;
     for (let c = hrow.firstElementChild; c; c = c.nextElementSibling) {
-      if (i === col || (i < col && i + (c.colSpan || 1) > col)) return c.tagName === 'TH' ? text(c, 60, false) : '';
+      if (i === col || (i < col && i + (c.colSpan || 1) > col)) return c.tagName === 'TH' ? headerText(c) : '';
       i += c.colSpan || 1;
     }
     return '';
+  }
+
+  // headerText is a column header's text and what its abbreviations stand for ("Pts Points"): a
+  // user asks for "the points", the header shows "Pts". An aria-label names the header outright.
+  function headerText(th) {
+    const l = th.getAttribute('aria-label');
+    if (l) return ws(l).slice(0, 60);
+    let t = text(th, 60, false);
+    for (const a of th.querySelectorAll('abbr[title]')) {
+      const full = ws(a.getAttribute('title'));
+      if (full && !t.includes(full)) t += ' ' + full;
+    }
+    return t.slice(0, 90);
   }
 
   // labelsOf returns el.labels as an array (undefined for none): the labels of el's tree scope whose
