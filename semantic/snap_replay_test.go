@@ -46,6 +46,11 @@ const replayPage = `<!doctype html><html><head><title>Replay</title><style>
 <div id=host><span>Light text</span></div>
 <div id=host2><span>Other light text</span></div>
 <div id=host3 style="position: absolute; left: 0; top: 0"><span>Third light text</span></div>
+<ul id=list><li class=row id=li1>First row <button>Buy</button></li><li class=row id=li2>Second row <button>Buy</button><ol><li id=nest1>Nested one</li><li class=sub>Nested two</li></ol></li><li>Third row</li></ul>
+<ul><li id=lone>Only item</li></ul>
+<ul><li class=c id=lic style="display: contents"><a href="/c">Contents link</a></li><li class=c>Other item</li></ul>
+<table><tr class=r id=tr1><td>Cell one</td><td><button>Edit</button></td></tr><tr class=r id=tr2><td>Cell two</td><td><button>Edit</button></td></tr></table>
+<div id=grid><div class=g id=g1>Grid one <a href="/g1">Go</a></div><div class=g id=g2>Grid two</div><div class=g id=g3>Grid three</div><div class=g id=g4>Grid four</div><div id=plain>Plain</div></div>
 <div style="height: 4000px"><h2>Far</h2></div>
 <img src=pic.png loading=lazy alt="Lazy picture">
 <p>After the image</p>
@@ -159,6 +164,19 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		{"attach a shadow root", `() => { document.getElementById('host').attachShadow({mode: 'open'}).innerHTML = '<button>Shadow button</button><slot></slot>'; }`},
 		{"attach a shadow root to a shown element", `() => { document.getElementById('host2').attachShadow({mode: 'open'}).innerHTML = '<slot></slot><button>Second shadow button</button>'; }`},
 		{"attach a shadow root that moves nothing", `() => { document.getElementById('host3').attachShadow({mode: 'open'}).innerHTML = '<slot></slot><button style="position: absolute; left: 300px">Third shadow button</button>'; }`},
+		{"a list item's first class", `() => { document.getElementById('li1').className = 'sel row'; }`},
+		{"a list item's first class back", `() => document.getElementById('li1').classList.remove('sel')`},
+		{"a list item's class new to the page", `() => { document.getElementById('li2').className = 'zz'; }`},
+		{"a list item's class and a reflow", `() => { document.getElementById('li1').className = 'big row'; }`},
+		{"a nested item's class", `() => { document.getElementById('nest1').className = 'sub'; }`},
+		{"a lone list item's class", `() => { document.getElementById('lone').className = 'x'; }`},
+		{"a display:contents item's class", `() => { document.getElementById('lic').className = 'd'; }`},
+		{"a table row's first class", `() => { document.getElementById('tr1').className = 'picked'; }`},
+		{"two rows' classes swapped", `() => { document.getElementById('tr1').className = 'r'; document.getElementById('tr2').className = 'picked'; }`},
+		{"two grid cards' first class, items kept", `() => { document.getElementById('g1').className = 'h'; document.getElementById('g2').className = 'h x'; }`},
+		{"a grid card's class ends an item", `() => { document.getElementById('g3').className = 'h'; }`},
+		{"a plain div joins the items", `() => { document.getElementById('plain').className = 'h'; }`},
+		{"a grid card's class back", `() => { document.getElementById('g3').className = 'g'; }`},
 		{"focus a field", `() => document.getElementById('name').focus()`},
 		{"push a URL", `() => history.pushState(null, '', '#pushed')`},
 	}
@@ -169,6 +187,14 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 	}
 	if counter("reencodes") < e0+5 {
 		t.Errorf("changes of form state and scrolling were not re-encoded (%d -> %d)", e0, counter("reencodes"))
+	}
+	// First classes that rename items but keep which containers are items: re-encoded, not
+	// walked again.
+	e1 := counter("reencodes")
+	check("a list item's first class, once more", `() => { document.getElementById('li2').className = 'yy row'; }`)
+	check("a grid card's first class, items kept", `() => { document.getElementById('g4').className = 'g y'; document.getElementById('g1').className = 'g'; }`)
+	if counter("reencodes") != e1+2 {
+		t.Errorf("class changes that keep the items were not re-encoded (%d -> %d)", e1, counter("reencodes"))
 	}
 	// Changes made through the browser, each checked right after and after a while (an
 	// animation moves on, a lazy image loads, a transition ends).

@@ -89,7 +89,9 @@ function (KEY) {
 
   // Per-snapshot state, reset by snap.
   let tokens = null, nTokens = 0, texts = null, nTexts = 0, out = '', prevSel = '', px = 0, py = 0, pw = 0, ph = 0;
-  let nItems = 0, nGroups = 0, itemSigs = null, itemUps = null;
+  // itemOf maps each item's container to its number and itemGroups each item to its group, so a
+  // re-encoding can rename an item whose first class changed (see reencode).
+  let nItems = 0, nGroups = 0, itemSigs = null, itemUps = null, itemOf = null, itemGroups = null;
   let els = null, rows = null, idCount = null, headings = null, hdrMemo = null, labelMaps = null, rowMemo = null, colMemo = null, modal = null;
 
   function tok(v) {
@@ -322,6 +324,12 @@ function (KEY) {
     return sp < 0 ? t : t.slice(0, sp);
   }
 
+  // repeated tells whether a child with tag and first class sg is an item, given its parent's
+  // repeatsOf (walkChildren and rekind must agree).
+  const repeated = (reps, tag, sg) => reps.get(tag + '.' + sg) > 1 || (tag === 'TR' || tag === 'LI') && reps.get(tag) > 1;
+  // itemKind is an item's ItemKind: its tag, first class and group.
+  const itemKind = (lower, sg, group) => lower + (sg ? '.' + sg : '') + '@' + group;
+
   // repeatsOf counts node's children that may be items by tag and first class ("TR.athing")
   // and by tag alone ("TR").
   function repeatsOf(node) {
@@ -362,11 +370,13 @@ function (KEY) {
         // whatever its class (an unread row among read ones).
         if (!reps) reps = repeatsOf(node);
         const sg = itemSig(c);
-        if (reps.get(tag + '.' + sg) > 1 || (tag === 'TR' || tag === 'LI') && reps.get(tag) > 1) {
+        if (repeated(reps, tag, sg)) {
           citem = ++nItems;
           if (!group) group = ++nGroups;
-          itemSigs[citem] = lower + (sg ? '.' + sg : '') + '@' + group;
+          itemSigs[citem] = itemKind(lower, sg, group);
           itemUps[citem] = item;
+          itemOf.set(c, citem);
+          itemGroups[citem] = group;
         }
       }
       visit(c, tag, lower, csel, cshape, ctxs, parent, ox, oy, scope, depth, cell, covered, inFrame, citem);
@@ -427,10 +437,10 @@ function (KEY) {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) dropTree(c);
   }
   // invalidate drops the derived data mutations may change and tells what replay may still do:
-  // most attributes change only what replay reads again (see DIRTY); a class changes that and
-  // the element's own class field (classed), unless it may change which containers are
-  // repeated items (the first class of a possible item, see itemSig). Anything else makes the
-  // page dirty: it is walked again.
+  // most attributes change only what replay reads again (see DIRTY); a class changes that, the
+  // element's own class field and, for a possible item, the kinds of items and even which
+  // containers are items (see itemSig): re-encoding handles the first two and checks the last
+  // (see reencode). Anything else makes the page dirty: it is walked again.
   function invalidate(recs) {
     if (!recs.length) return;
     const seen = new Set();
@@ -438,8 +448,7 @@ function (KEY) {
       if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) {
         const an = r.attributeName;
         if (an === 'class' && r.attributeNamespace === null) {
-          const e = r.target;
-          if (classed.size < 64 && (!ITEMTAGS.has(e.tagName) || sigOf(r.oldValue) === itemSig(e))) classed.add(e);
+          if (classed.size < 64) classed.add(r.target);
           else dirty = true;
         } else if (DIRTY.has(an)) dirty = true;
         if (ATTRSET.has(an)) cache.delete(r.target);
@@ -710,14 +719,17 @@ function (KEY) {
       if (ctx !== null) sbits |= 1;
 
       // Tokens depend on the DOM only: a row keeps their wire form for re-encoding (see emit).
+      const pu = u(parent < 0 ? 0 : idx - parent);
       const r = {
-        sbits, head: tok(lower) + tok(fullRole) + u(parent < 0 ? 0 : idx - parent) + shapeTok(shape) + selw, ox, oy,
+        sbits, head: tok(lower) + tok(fullRole) + pu + shapeTok(shape) + selw, ox, oy,
         vr, vv, vd, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
         href, cls: cls && cap(cls, 100), label: label && cap(label, MAXN), na: na && cap(na, 100), id: id && cap(id, 100),
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
         itemTok: item ? u(item) + tok(itemSigs[item]) + u(itemUps[item]) : '',
+        // The values of the tokens, for when they are numbered again (see retok).
+        lower, fullRole, pu, shape: shape.s, selw, type, ctx, item,
       };
       rows.push(r);
       emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t);
@@ -759,9 +771,12 @@ function (KEY) {
   // changed, and none in a way that changes which elements are walked (a box appearing or
   // vanishing, display, cursor, shadow roots, frames), the walk would meet the same elements
   // with the same DOM-derived data: their rows (see visit) are written again with the new
-  // values (re-encoding). Anything else, and a full walk is taken.
+  // values (re-encoding). So are they after class changes, with the new classes and item
+  // kinds, when the repeated items are still those the walk found (see rekind). Anything
+  // else, and a full walk is taken.
   let recEl = [], recK = [], recV = [], recOK = false, newV = null;
   let lastEls = null, lastRows = null, lastRest = '', lastModal = null;
+  let lastItemOf = null, lastItemSigs = null, lastItemUps = null, lastItemGroups = null;
   function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
   // values that re-encoding handles differ (newV then holds all the values), 2 otherwise.
@@ -823,8 +838,17 @@ function (KEY) {
   function reencode(V) {
     const V0 = recV, R = lastRows;
     for (const r of R) if (r.nameDyn && V[r.vx] !== V0[r.vx]) return null;
+    let renamed = false;
     if (classed.size) {
+      const checked = new Set();
       for (const e of classed) {
+        const p = e.parentNode;
+        if (ITEMTAGS.has(e.tagName) && !checked.has(p)) {
+          checked.add(p);
+          const k = rekind(p);
+          if (k < 0) return null;
+          if (k > 0) renamed = true;
+        }
         const i = lastEls.indexOf(e);
         if (i < 0) continue;
         const cls = typeof e.className === 'string' ? ws(e.className) : '';
@@ -836,7 +860,9 @@ function (KEY) {
     }
     texts = new Map(); nTexts = 0; out = ''; px = py = pw = ph = 0;
     try {
+      if (renamed) { tokens = new Map(); nTokens = 0; }
       for (const r of R) {
+        if (renamed) retok(r);
         const j = r.vr;
         const t = r.vs >= 0 ? V[r.vs] : r.t;
         const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : '';
@@ -844,8 +870,38 @@ function (KEY) {
       }
       return u(R.length) + out;
     } finally {
-      texts = null; out = '';
+      texts = tokens = null; out = '';
     }
+  }
+  // rekind decides again, as walkChildren does, which of node's children are repeated items and
+  // of what kind, now that classes changed: -1 when they are not the items the last walk found
+  // (it must walk again), else whether a kind changed (updated in lastItemSigs). A container
+  // the walk did not reach has no items: its children count as changed, to be safe.
+  function rekind(node) {
+    if (!node) return -1;
+    const reps = repeatsOf(node);
+    let renamed = 0;
+    for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
+      const tag = c.tagName;
+      if (!ITEMTAGS.has(tag)) continue;
+      const sg = itemSig(c);
+      const is = !c.hidden && repeated(reps, tag, sg);
+      const it = lastItemOf.get(c);
+      if (is !== (it !== undefined)) return -1;
+      if (!is) continue;
+      const kind = itemKind(infoOf(tag).lower, sg, lastItemGroups[it]);
+      if (kind !== lastItemSigs[it]) { lastItemSigs[it] = kind; renamed = 1; }
+    }
+    return renamed;
+  }
+  // retok numbers a row's tokens again, in wire order (as visit does), for a re-encoding in
+  // which an item's kind changed: a kind new to the table, or one no longer used where it was
+  // first, renumbers every token after it.
+  function retok(r) {
+    r.head = tok(r.lower) + tok(r.fullRole) + r.pu + tok(r.shape) + r.selw;
+    r.typeTok = r.type ? tok(r.type) : '';
+    r.ctxTok = r.ctx !== null ? tok(r.ctx) : '';
+    r.itemTok = r.item ? u(r.item) + tok(lastItemSigs[r.item]) + u(lastItemUps[r.item]) : '';
   }
   function findModal() {
     let m = null;
@@ -891,7 +947,7 @@ function (KEY) {
         els = []; rows = []; idCount = new Map(); headings = []; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         recEl = []; recK = []; recV = [];
         countIDs(document);
-        nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0];
+        nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0]; itemOf = new Map(); itemGroups = [0];
         if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
         if (!stale) break;
       }
@@ -903,10 +959,11 @@ function (KEY) {
       // is never replayed.
       recOK = !stale && !volatile && !dirty;
       lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal;
+      lastItemOf = itemOf; lastItemSigs = itemSigs; lastItemUps = itemUps; lastItemGroups = itemGroups;
       if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; }
       return str(location.href) + str(document.title) + rest;
     } finally {
-      itemSigs = itemUps = null;
+      itemSigs = itemUps = itemOf = itemGroups = null;
       tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   }
