@@ -206,7 +206,7 @@ var stopWords = map[string]bool{
 	"and": true, "or": true, "this": true, "that": true, "which": true, "is": true, "it": true, "its": true,
 	"at": true, "by": true, "from": true, "into": true, "onto": true, "please": true, "then": true, "me": true,
 	"my": true, "your": true, "our": true, "page": true, "element": true, "one": true, "some": true, "there": true,
-	"here": true, "be": true, "are": true, "was": true, "should": true, "can": true, "you": true, "we": true,
+	"here": true, "be": true, "are": true, "was": true, "were": true, "been": true, "should": true, "can": true, "you": true, "we": true,
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
@@ -736,6 +736,8 @@ func tokenizeDesc(s string) []string {
 			i++
 		case r == '-' && b.Len() > 0 && i+1 < len(rs) && isWordRune(rs[i+1]):
 			b.WriteRune(r)
+		case r == ':' && i > 0 && unicode.IsDigit(rs[i-1]) && i+1 < len(rs) && unicode.IsDigit(rs[i+1]):
+			b.WriteRune(r) // "9:30", a time of day (see clockTimes)
 		case isWordRune(r):
 			b.WriteRune(unicode.ToLower(r))
 		default:

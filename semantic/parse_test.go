@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -265,5 +266,33 @@ func TestParse_Ranks(t *testing.T) {
 		if p.Ordinal != c.ordinal || p.Item != c.item || !reflect.DeepEqual(p.Context, c.context) {
 			t.Errorf("Parse(%q) = ordinal %d item %q context %q; want %d %q %q", c.desc, p.Ordinal, p.Item, p.Context, c.ordinal, c.item, c.context)
 		}
+	}
+}
+
+// TestTokens_TimesAndDays: the same time of day or day name written differently makes the same
+// tokens, so "the 3pm slot" finds "15:00" and "Thursday tab" finds "Thu 12".
+func TestTokens_TimesAndDays(t *testing.T) {
+	cases := []struct{ a, b string }{
+		{"3pm", "15:00"},
+		{"3 pm", "3:00 PM"},
+		{"2:00pm", "14:00"},
+		{"12am", "00:00"},
+		{"thursday", "thu"},
+		{"july", "jul"},
+	}
+	for _, c := range cases {
+		if a, b := tokens(strings.ToLower(c.a)), tokens(strings.ToLower(c.b)); !reflect.DeepEqual(a, b) {
+			t.Errorf("tokens(%q) = %q, tokens(%q) = %q: want the same", c.a, a, c.b, b)
+		}
+	}
+	// A time that does not say which half of the day is the clock face of both.
+	if got := tokens("9:30"); !reflect.DeepEqual(got, []string{"c0930"}) {
+		t.Errorf(`tokens("9:30") = %q`, got)
+	}
+	if got := tokens("9:30 pm"); !contains(got, "c0930") || !contains(got, "t2130") {
+		t.Errorf(`tokens("9:30 pm") = %q, want c0930 and t2130`, got)
+	}
+	if got := tokens("42:41"); !reflect.DeepEqual(got, []string{"42", "41"}) {
+		t.Errorf(`tokens("42:41") = %q: a duration, not a time`, got)
 	}
 }

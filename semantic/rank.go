@@ -1183,6 +1183,9 @@ func roleNearly(e *Element, r string) bool {
 
 // tokens splits normalized text into stemmed word tokens.
 func tokens(s string) []string {
+	if strings.IndexFunc(s, unicode.IsDigit) >= 0 && strings.ContainsAny(s, ":mM") {
+		s = clockTimes(s)
+	}
 	var out []string
 	start := -1
 	for i, r := range s {
@@ -1201,10 +1204,69 @@ func tokens(s string) []string {
 	return out
 }
 
+var (
+	ampmRe  = regexp.MustCompile(`(?i)\b(\d{1,2})(?:[:.]([0-5]\d))?\s*([ap])\.?m\b\.?`)
+	clockRe = regexp.MustCompile(`\b(\d{1,2}):([0-5]\d)`)
+)
+
+// clockTimes writes the times of day in s as tokens: "t1500 c0300" for "3pm", "3:00 PM" and
+// "15:00" alike (the 24-hour time and the 12-hour clock face), and "c0930" alone for a "9:30"
+// that does not say which half of the day. A user asks for "the 3pm slot" on a page that says
+// "15:00", or for "the 9:30 class" on one that says "9:30 AM".
+func clockTimes(s string) string {
+	both := func(h int, mm string) string {
+		c := h % 12
+		if c == 0 {
+			c = 12
+		}
+		return fmt.Sprintf(" t%02d%s c%02d%s ", h, mm, c, mm)
+	}
+	s = ampmRe.ReplaceAllStringFunc(s, func(m string) string {
+		g := ampmRe.FindStringSubmatch(m)
+		h, _ := strconv.Atoi(g[1])
+		if h < 1 || h > 12 {
+			return m
+		}
+		if p := strings.ToLower(g[3]); p == "p" && h != 12 {
+			h += 12
+		} else if p == "a" && h == 12 {
+			h = 0
+		}
+		mm := g[2]
+		if mm == "" {
+			mm = "00"
+		}
+		return both(h, mm)
+	})
+	return clockRe.ReplaceAllStringFunc(s, func(m string) string {
+		g := clockRe.FindStringSubmatch(m)
+		h, _ := strconv.Atoi(g[1])
+		switch {
+		case h > 23:
+			return m // "42:41" is a duration
+		case h > 12 || h == 0:
+			return both(h, g[2])
+		}
+		return fmt.Sprintf(" c%02d%s ", h, g[2])
+	})
+}
+
+// dayMonthAbbr maps the names of days and months to their usual short forms: "Thursday" is
+// the tab that says "Thu".
+var dayMonthAbbr = map[string]string{
+	"monday": "mon", "tuesday": "tue", "tues": "tue", "wednesday": "wed", "thursday": "thu", "thur": "thu",
+	"thurs": "thu", "friday": "fri", "saturday": "sat", "sunday": "sun", "january": "jan", "february": "feb",
+	"march": "mar", "april": "apr", "june": "jun", "july": "jul", "august": "aug", "september": "sep",
+	"sept": "sep", "october": "oct", "november": "nov", "december": "dec",
+}
+
 // stem is a deliberately small English stemmer (plurals, -ing, -ed, a final y or e) applied to
 // both sides of every comparison, so only consistency matters: "cookies" and "cookie" -> "cooki",
 // "entries" and "entry" -> "entri", "pricing" and "price" -> "pric".
 func stem(w string) string {
+	if a, ok := dayMonthAbbr[w]; ok {
+		return a
+	}
 	n := len(w)
 	switch {
 	case n > 4 && strings.HasSuffix(w, "ies"):

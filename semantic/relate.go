@@ -42,6 +42,9 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	if intent != IntentRead {
 		handToControl(s, ps, all)
 	}
+	if intent != IntentClick && intent != IntentType && (p.Kind == "count" || p.Kind == "figure") {
+		all = handToFigure(s, all)
+	}
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
 	for _, c := range all {
@@ -75,6 +78,56 @@ func handToControl(s *Snapshot, ps []prepared, all []scored) {
 			all[j].Why += "; the control in " + clip(s.Elements[w].Role, 20)
 		}
 	}
+}
+
+// handToFigure gives the figure its sentence found the sentence's score: "the number of pets
+// available" matches "<p><span>8</span> pets available</p>" as a whole, and the number is the
+// span. Only a sentence with one short child that holds a digit hands it on.
+func handToFigure(s *Snapshot, all []scored) []scored {
+	at := make(map[int]int, len(all))
+	for i := range all {
+		at[all[i].Element.ID] = i
+	}
+	n := len(all)
+	for i := 0; i < n; i++ {
+		b := all[i].Element.ID
+		e := &s.Elements[b]
+		if e.Interactive || e.Editable || !hasDigit(e.Text) || len(e.Text) > 160 {
+			continue
+		}
+		fig := -1
+		for c := b + 1; c < len(s.Elements) && s.Elements[c].Parent >= b; c++ {
+			ce := &s.Elements[c]
+			if ce.Parent != b || !hasDigit(ce.Text) {
+				continue
+			}
+			if ce.Interactive || !hasLetter(strings.Replace(e.Text, ce.Text, "", 1)) {
+				fig = -2 // a link, or all the text there is: the element itself is the figure
+				break
+			}
+			if fig >= 0 || len(ce.Text) > 24 || !ce.Visible {
+				fig = -2 // two figures, or a long one: the sentence does not say which
+				break
+			}
+			fig = c
+		}
+		if fig < 0 {
+			continue
+		}
+		sc := round3(all[i].Score + 0.01)
+		why := "the figure in " + clip(e.Text, 40) + "; " + all[i].Why
+		if j, ok := at[fig]; ok {
+			if all[j].Score < sc {
+				all[j].Score, all[j].Why, all[j].eligible = sc, why, true
+			}
+			continue
+		}
+		nc := all[i]
+		nc.Element, nc.Score, nc.Why, nc.eligible = s.Elements[fig], sc, why, true
+		all = append(all, nc)
+		at[fig] = len(all) - 1
+	}
+	return all
 }
 
 // labelValues gives the value an element labels the label's match (plus a little) when the

@@ -246,7 +246,8 @@ func TestResolve_Relations(t *testing.T) {
 // TestResolve_Tables covers table lookups found on fresh pages: a header that abbreviates
 // ("Pts" for points), rows styled in runs that are still one list ("the bottom team"), a rank
 // said as a place, a row's key that labels its cells, and a row's button wrapped in a cell under
-// a section heading that names every row.
+// a section heading that names every row; a count inside its sentence; times and days written
+// another way.
 func TestResolve_Tables(t *testing.T) {
 	runResolveCases(t, "tables.html", []resolveCase{
 		{"Kingsbridge's points", IntentRead, "", "pts-kin"},
@@ -254,5 +255,9 @@ func TestResolve_Tables(t *testing.T) {
 		{"the goal difference of the team in 4th place", IntentRead, "", "gd-har"},
 		{"block the unknown device", IntentClick, "", "b2"},
 		{"when is Circe due?", IntentRead, "", "due-2"},
+		{"the number of pets available", IntentRead, "", "pet-count"},
+		{"the 3pm slot", IntentClick, "", "s-1500"},
+		{"the 7pm entry", IntentClick, "", "s-1900"},
+		{"Thursday tab", IntentClick, "", "tab-thu"},
 	})
 }
