@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/rodeo-run/rodeo/errs"
@@ -72,12 +73,18 @@ func (g *Engine) Resolve(ctx context.Context, s *Snapshot, q Query) (Resolution,
 		g.remember(key, s, q, res)
 		return res, nil
 	}
-	if g.LLM == nil || knownNone || errs.Is(herr, errs.AmbiguousTarget) || (herr != nil && q.Match != "" && !validMatch(q.Match)) {
-		// An ambiguity is the user's to settle (match, or a sharper description): a model would
-		// only pick one of equals at random.
+	if g.LLM == nil || knownNone || (herr != nil && q.Match != "" && !validMatch(q.Match)) {
 		return res, herr
 	}
 	sc := rankScored(s, q, &p)
+	if errs.Is(herr, errs.AmbiguousTarget) && !saysMore(s, sc, &p) {
+		// Look-alikes the description does not tell apart ("Delete" with five Delete
+		// buttons) are the user's to settle, with match or a sharper description: a model
+		// would only pick one of equals at random. When the description says more than the
+		// look-alikes do ("the Book button for the evening Rhythm Ride"), the words are
+		// somewhere around one of them, and the model may see where.
+		return res, herr
+	}
 	lres, lerr := g.rankLLM(ctx, s, q, &p, sc)
 	if lerr != nil {
 		note := "model: " + lerr.Error()
@@ -135,4 +142,35 @@ func (s *Snapshot) Related(a, b int) bool {
 		return false
 	}
 	return related(s, a, b)
+}
+
+// saysMore reports whether the description has a word that some of the tied best candidates do
+// not carry in their own text or context: something that may tell them apart.
+func saysMore(s *Snapshot, sc []scored, p *Parsed) bool {
+	ps := prepare(s)
+	var tied []*prepared
+	top := -1.0
+	for i := range sc {
+		if sc[i].eligible && sc[i].Score > top {
+			top = sc[i].Score
+		}
+	}
+	for i := range sc {
+		if sc[i].eligible && sc[i].Score >= top-tieEpsilon {
+			tied = append(tied, &ps[sc[i].Element.ID])
+		}
+	}
+	for _, raw := range p.Words {
+		for _, w := range tokens(strings.ToLower(raw)) {
+			if stopWords[w] {
+				continue
+			}
+			for _, pe := range tied {
+				if !ownsAny(pe, []string{w}) && !contains(pe.toks[ctxField], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -24,7 +24,7 @@ const (
 
 const llmSystem = `You match a user's description of a web page element to one candidate element.
 Each candidate line is: id, role, "name", then optional facts (text=, placeholder=, value=, href=, states) and @ the region or heading it sits in.
-Reply with JSON only: {"id": <candidate id>}, or {"id": null} if no candidate fits the description.`
+Reply with JSON only: {"id": <candidate id>}, or {"id": null} if no candidate fits the description, or if several fit equally and nothing in the description or their facts tells them apart.`
 
 // llmCandidates picks the elements the model sees: the heuristic's eligible candidates best
 // first, then, while there is room, visible elements fit for the intent that share any word

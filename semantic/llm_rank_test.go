@@ -188,3 +188,36 @@ func TestExtract(t *testing.T) {
 		t.Errorf("no model: %v", err)
 	}
 }
+
+// rowsPage is two table rows, each with a Book button: "Book" ties them, the class names only
+// one.
+func rowsPage() *Snapshot {
+	row := func(id, item int, name string) []Element {
+		return []Element{
+			{ID: id, Tag: "td", Role: "cell", Name: name, Text: name, Visible: true, Enabled: true, Parent: -1, Item: item, ItemKind: "tr@1", Selector: fmt.Sprintf("#c%d", id), Box: Box{Y: float64(20 * item), W: 100, H: 18}},
+			{ID: id + 1, Tag: "button", Role: "button", Name: "Book", Text: "Book", Visible: true, Enabled: true, Interactive: true, Parent: -1, Item: item, ItemKind: "tr@1", Selector: fmt.Sprintf("#b%d", item), Box: Box{X: 200, Y: float64(20 * item), W: 40, H: 18}},
+		}
+	}
+	return &Snapshot{URL: "https://gym.example/classes", Title: "Classes", Elements: append(row(0, 1, "Yoga 9:30"), row(2, 2, "Rhythm Ride 18:00")...)}
+}
+
+// TestEngine_AmbiguityGoesToTheModelOnlyWhenTheDescriptionSaysMore: look-alikes the
+// description does not tell apart stay the user's to settle (no model call); when it says more
+// than the look-alikes do, the model is asked and its choice is taken.
+func TestEngine_AmbiguityGoesToTheModelOnlyWhenTheDescriptionSaysMore(t *testing.T) {
+	srv := llmtest.New(t, answer(`{"id": 3}`))
+	g := &Engine{LLM: fastClient(srv)}
+	if _, err := g.Resolve(context.Background(), rowsPage(), Query{Description: "the Book button", Intent: IntentClick}); !errs.Is(err, errs.AmbiguousTarget) {
+		t.Fatalf("generic description: want ambiguous_target, got %v", err)
+	}
+	if n := len(srv.Calls()); n != 0 {
+		t.Fatalf("generic description: %d model calls, want 0", n)
+	}
+	res, err := g.Resolve(context.Background(), rowsPage(), Query{Description: "the Book button for the evening spin class", Intent: IntentClick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.By != "llm" || res.Element.Selector != "#b2" || len(srv.Calls()) != 1 {
+		t.Fatalf("got %+v after %d calls, want the model's #b2 after 1", res, len(srv.Calls()))
+	}
+}
