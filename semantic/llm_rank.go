@@ -30,22 +30,60 @@ Reply with JSON only: {"id": <candidate id>}, or {"id": null} if no candidate fi
 // first, then, while there is room, visible elements fit for the intent that share any word
 // with the description (a vague description scores nothing in the heuristic), then any other
 // visible elements fit for the intent.
+// itemMates returns, up to room, the visible elements fit for intent that share the outermost
+// repeated container (a row, a card) of one of the first top candidates, and are not yet seen.
+func itemMates(s *Snapshot, intent Intent, cands []*Element, seen map[int]bool, top, room int) []*Element {
+	if room <= 0 {
+		return nil
+	}
+	var out []*Element
+	for _, c := range cands[:top] {
+		if c.Item == 0 {
+			continue
+		}
+		it := topItem(s, c.Item)
+		per := 0
+		for i := range s.Elements {
+			e := &s.Elements[i]
+			if seen[i] || e.Item == 0 || !e.Visible || !fitFor(e, intent) || topItem(s, e.Item) != it {
+				continue
+			}
+			seen[i] = true
+			out = append(out, e)
+			if per++; per == 4 || len(out) == room {
+				break
+			}
+		}
+		if len(out) == room {
+			break
+		}
+	}
+	return out
+}
+
 func llmCandidates(s *Snapshot, p *Parsed, intent Intent, sc []scored, k int) []*Element {
 	seen := map[int]bool{}
 	var out []*Element
-	for i := range sc {
-		if len(out) == k {
-			return out
-		}
-		if !sc[i].eligible {
-			continue
-		}
-		id := sc[i].Element.ID
-		if id >= 0 && id < len(s.Elements) && !seen[id] {
-			seen[id] = true
-			out = append(out, &s.Elements[id])
+	take := func(limit int) {
+		for i := range sc {
+			if len(out) >= limit {
+				return
+			}
+			if !sc[i].eligible {
+				continue
+			}
+			id := sc[i].Element.ID
+			if id >= 0 && id < len(s.Elements) && !seen[id] {
+				seen[id] = true
+				out = append(out, &s.Elements[id])
+			}
 		}
 	}
+	// The best candidates, then what shares a row or card with the very best (the Accept
+	// button of the friend request whose text matched), then the rest of the candidates.
+	take(k * 5 / 8)
+	out = append(out, itemMates(s, intent, out, seen, min(8, len(out)), k-len(out))...)
+	take(k)
 	if len(out) == k {
 		return out
 	}
