@@ -296,3 +296,30 @@ func TestTokens_TimesAndDays(t *testing.T) {
 		t.Errorf(`tokens("42:41") = %q: a duration, not a time`, got)
 	}
 }
+
+func TestSuperlativeValues(t *testing.T) {
+	for _, c := range []struct {
+		text, kind string
+		want       float64
+		ok         bool
+	}{
+		{"$1,299.00", "price", 1299, true},
+		{"13,99 zł", "price", 13.99, true},
+		{"€1.049,50", "price", 1049.5, true},
+		{"From $899 / night", "price", 899, true},
+		{"Sold out", "price", 0, false},
+		{"3pm", "time", 900, true},
+		{"18:00 Late opening", "time", 1080, true},
+		{"9:30 AM", "time", 570, true},
+	} {
+		got, ok := valueIn(c.text, c.kind)
+		if ok != c.ok || got != c.want {
+			t.Errorf("valueIn(%q, %s) = %v, %v; want %v, %v", c.text, c.kind, got, ok, c.want, c.ok)
+		}
+	}
+	for desc, want := range map[string]string{"the cheapest rate": "min-price", "the most expensive laptop": "max-price", "the earliest slot": "min-time", "the last row": ""} {
+		if got := superlativeOf(desc); got != want {
+			t.Errorf("superlativeOf(%q) = %q, want %q", desc, got, want)
+		}
+	}
+}

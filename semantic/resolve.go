@@ -55,6 +55,15 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		n, hasOrd = p.Ordinal, true
 	}
 
+	if sup := superlativeOf(q.Description); sup != "" && !hasOrd {
+		// "the cheapest rate for the harbour view room": the least of the look-alikes.
+		if top, of, found := bySuperlative(s, ok, sup); found {
+			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("the %s of %d alike; %s", superlativeText[sup], of, top.Why))
+			res.RunnersUp = runnersUp(sc, top.Element.ID)
+			return res, nil
+		}
+	}
+
 	if hasOrd {
 		band := ordinalBandOf(s, ok, &p)
 		i := n - 1

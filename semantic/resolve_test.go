@@ -247,7 +247,7 @@ func TestResolve_Relations(t *testing.T) {
 // ("Pts" for points), rows styled in runs that are still one list ("the bottom team"), a rank
 // said as a place, a row's key that labels its cells, and a row's button wrapped in a cell under
 // a section heading that names every row; a count inside its sentence; times and days written
-// another way.
+// another way; superlatives among look-alikes.
 func TestResolve_Tables(t *testing.T) {
 	runResolveCases(t, "tables.html", []resolveCase{
 		{"Kingsbridge's points", IntentRead, "", "pts-kin"},
@@ -259,5 +259,8 @@ func TestResolve_Tables(t *testing.T) {
 		{"the 3pm slot", IntentClick, "", "s-1500"},
 		{"the 7pm entry", IntentClick, "", "s-1900"},
 		{"Thursday tab", IntentClick, "", "tab-thu"},
+		{"the cheapest rate", IntentRead, "", "r-nr"},
+		{"the most expensive rate", IntentRead, "", "r-bb"},
+		{"the earliest entry time", IntentClick, "", "s-1400"},
 	})
 }

@@ -1,0 +1,202 @@
+package semantic
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Superlatives: "the cheapest rate", "the most expensive laptop", "the earliest available
+// time". Among look-alikes that score about the same (the price of every room, every slot's
+// button), the one whose value is least or greatest is meant. The value is the element's own or,
+// for a control or a name, the one its row or card shows.
+
+// superlativeOf returns what a description's superlative asks for: "min-price", "max-price",
+// "min-time", "max-time", or "".
+func superlativeOf(desc string) string {
+	d := " " + strings.ToLower(desc) + " "
+	for _, s := range superlatives {
+		for _, w := range s.words {
+			if strings.Contains(d, " "+w+" ") {
+				return s.want
+			}
+		}
+	}
+	return ""
+}
+
+var superlatives = []struct {
+	want  string
+	words []string
+}{
+	{"min-price", []string{"cheapest", "least expensive", "lowest price", "lowest-priced", "lowest priced", "cheaper", "lowest rate"}},
+	{"max-price", []string{"most expensive", "priciest", "highest price", "highest-priced", "highest priced", "pricier"}},
+	{"min-time", []string{"earliest", "soonest"}},
+	{"max-time", []string{"latest time", "latest available", "latest slot"}},
+}
+
+var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest"}
+
+// bySuperlative picks, among the look-alikes of the best candidate of ok (the same role, and
+// the same list or column) that score near it or else all of them, the one the
+// superlative want names, and reports how many it chose among; false when fewer than two alike
+// candidates carry a value or two share the extreme.
+func bySuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
+	// The near ties first ("the cheapest rate" among the room's rates, over other rooms'),
+	// then every look-alike of the best (the cheapest laptop's price, when one laptop's price
+	// scored higher).
+	for _, wide := range []bool{false, true} {
+		if c, n, found := superlativeIn(s, ok, want, wide); found {
+			return c, n, true
+		}
+	}
+	return scored{}, 0, false
+}
+
+func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, int, bool) {
+	// The band is that of the best candidate that is one thing, not a group of them ("the
+	// earliest entry time" is a slot, not the "Entry time" group of slots).
+	k := 0
+	for k < len(ok)-1 && groupRoles[ok[k].Element.Role] {
+		k++
+	}
+	ok = ok[k:]
+	top := ok[0]
+	te := &s.Elements[top.Element.ID]
+	max, kind := strings.HasPrefix(want, "max-"), want[4:]
+	alike := func(e *Element) bool {
+		return e.Role == te.Role && (e.Item != 0 && itemList(e.ItemKind) == itemList(te.ItemKind) || colOf(e) != "" && colOf(e) == colOf(te))
+	}
+	var band []scored
+	var vals []float64
+	add := func(c scored) {
+		if v, found := valueFor(s, c.Element.ID, kind); found {
+			band = append(band, c)
+			vals = append(vals, v)
+		}
+	}
+	if _, own := valueIn(firstOf(te.Text, te.Name), kind); own && wide {
+		// The best shows the value itself (a price, not a rate's name): so do the look-alikes
+		// compared, one per row or card.
+		add = func(c scored) {
+			if v, found := valueIn(firstOf(c.Element.Text, c.Element.Name), kind); found {
+				band = append(band, c)
+				vals = append(vals, v)
+			}
+		}
+	}
+	if !wide {
+		for _, c := range ok {
+			if c.Score >= top.Score-nearSpan && alike(&s.Elements[c.Element.ID]) {
+				add(c)
+			}
+		}
+	} else {
+		// Every look-alike of the best, whatever it scored: "the cheapest rate" compares every
+		// rate's price, though only one says "rate".
+		for i := range s.Elements {
+			if e := &s.Elements[i]; e.Visible && alike(e) {
+				add(scored{Candidate: Candidate{Element: *e, Score: top.Score, Why: top.Why}, eligible: true})
+			}
+		}
+	}
+	if len(band) < 2 {
+		return scored{}, 0, false
+	}
+	best, tie := 0, false
+	for i := 1; i < len(vals); i++ {
+		switch {
+		case vals[i] == vals[best]:
+			tie = true
+		case (vals[i] > vals[best]) == max:
+			best, tie = i, false
+		}
+	}
+	if tie {
+		return scored{}, 0, false
+	}
+	return band[best], len(band), true
+}
+
+// nearSpan is how far below the best a near tie scores.
+const nearSpan = 0.15
+
+// groupRoles hold several things a superlative compares.
+var groupRoles = map[string]bool{"group": true, "radiogroup": true, "list": true, "listbox": true, "table": true, "grid": true,
+	"row": true, "region": true, "form": true, "navigation": true, "tablist": true, "toolbar": true, "menu": true}
+
+// colOf is a cell's column header, the first part of its context ("" for none).
+func colOf(e *Element) string {
+	if e.Role != "cell" && e.Role != "gridcell" {
+		return ""
+	}
+	c, _, _ := strings.Cut(e.Context, " | ")
+	return c
+}
+
+// valueFor is element i's price or time of day, or else that of its repeated container (the
+// first one the container shows).
+func valueFor(s *Snapshot, i int, kind string) (float64, bool) {
+	e := &s.Elements[i]
+	if v, ok := valueIn(firstOf(e.Text, e.Name), kind); ok {
+		return v, true
+	}
+	if e.Item == 0 {
+		return 0, false
+	}
+	for j := range s.Elements {
+		if o := &s.Elements[j]; o.Item == e.Item && o.Visible {
+			if v, ok := valueIn(firstOf(o.Text, o.Name), kind); ok {
+				return v, true
+			}
+		}
+	}
+	return 0, false
+}
+
+var (
+	moneyRe    = regexp.MustCompile(`(?:[$€£¥₹]\s?(\d[\d.,]*))|(?:(\d[\d.,]*)\s?(?:€|\$|£|zł|kr|USD|EUR|GBP))`)
+	clockTokRe = regexp.MustCompile(`\bt(\d{2})(\d{2})\b`)
+)
+
+// valueIn reads the first price ("$1,299.00", "13,99 zł") or time of day ("3pm", "15:00") in t.
+func valueIn(t, kind string) (float64, bool) {
+	switch kind {
+	case "price":
+		m := moneyRe.FindStringSubmatch(t)
+		if m == nil {
+			return 0, false
+		}
+		return parseAmount(m[1] + m[2])
+	case "time":
+		m := clockTokRe.FindStringSubmatch(clockTimes(strings.ToLower(t)))
+		if m == nil {
+			return 0, false
+		}
+		h, _ := strconv.Atoi(m[1])
+		mm, _ := strconv.Atoi(m[2])
+		return float64(h*60 + mm), true
+	}
+	return 0, false
+}
+
+// parseAmount reads "1,299.00", "1.299,00", "13,99" and "899": the last separator followed by
+// exactly two digits is the decimal point, the others group thousands.
+func parseAmount(a string) (float64, bool) {
+	a = strings.TrimRight(a, ".,")
+	dec := -1
+	if k := strings.LastIndexAny(a, ".,"); k >= 0 && len(a)-k-1 == 2 {
+		dec = k
+	}
+	var b strings.Builder
+	for i, r := range a {
+		switch {
+		case i == dec:
+			b.WriteByte('.')
+		case r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	v, err := strconv.ParseFloat(b.String(), 64)
+	return v, err == nil
+}
