@@ -352,6 +352,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 	// Which of the words each element's own fields have, in one pass over the elements.
 	masks := wordMasks(ps, words)
 	mask := func(i int) uint64 { return masks[i] }
+	typed := typedMasks(ps, words)
 	// Rare words identify the item ("kettle"), common ones do not ("order" on every order).
 	idf := make([]float64, len(words))
 	for b := range words {
@@ -502,7 +503,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			if a == c {
 				continue
 			}
-			got := mask(a) & miss
+			got := (mask(a) | typed[a]) & miss
 			if got != 0 && wholeList(s, a, c) {
 				// What holds c's whole list (a grid's text names every row) lends only its
 				// own label ("Suggestions"), which is as much about c's look-alikes.
@@ -535,6 +536,31 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		}
 	}
 	return all
+}
+
+// typedMasks is, per element, which of words the text typed in it has: not what the field is
+// (see fields), but what its row is about ("the stock photography line" is the invoice line
+// whose description field says "Stock photography licences").
+func typedMasks(ps []prepared, words []string) map[int]uint64 {
+	out := map[int]uint64{}
+	for i := range ps {
+		e := ps[i].el
+		if !e.Editable || e.Value == "" || e.InputType == "password" {
+			continue
+		}
+		var m uint64
+		for _, t := range tokens(normalize(e.Value)) {
+			for b, w := range words {
+				if t == w {
+					m |= 1 << b
+				}
+			}
+		}
+		if m != 0 {
+			out[i] = m
+		}
+	}
+	return out
 }
 
 // listWide reports whether element i, in a repeated container, has a look-alike (same role and

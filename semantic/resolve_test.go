@@ -247,7 +247,8 @@ func TestResolve_Relations(t *testing.T) {
 // ("Pts" for points), rows styled in runs that are still one list ("the bottom team"), a rank
 // said as a place, a row's key that labels its cells, and a row's button wrapped in a cell under
 // a section heading that names every row; a count inside its sentence; times and days written
-// another way; superlatives among look-alikes.
+// another way; superlatives among look-alikes; a row
+// told by what was typed in it.
 func TestResolve_Tables(t *testing.T) {
 	runResolveCases(t, "tables.html", []resolveCase{
 		{"Kingsbridge's points", IntentRead, "", "pts-kin"},
@@ -262,5 +263,6 @@ func TestResolve_Tables(t *testing.T) {
 		{"the cheapest rate", IntentRead, "", "r-nr"},
 		{"the most expensive rate", IntentRead, "", "r-bb"},
 		{"the earliest entry time", IntentClick, "", "s-1400"},
+		{"delete the stock photography line", IntentClick, "", "del-2"},
 	})
 }
