@@ -266,3 +266,17 @@ func TestResolve_Tables(t *testing.T) {
 		{"delete the stock photography line", IntentClick, "", "del-2"},
 	})
 }
+
+// TestResolve_IconButtons: icon-only controls named by nothing but their icon font's or
+// sprite's class, or a tooltip library's attribute, as production pages ship them.
+func TestResolve_IconButtons(t *testing.T) {
+	runResolveCases(t, "icon-fonts.html", []resolveCase{
+		{"the bell icon", IntentClick, "", "bell"},
+		{"settings", IntentClick, "", "gear"},
+		{"the gear", IntentClick, "", "gear"},
+		{"the chat icon", IntentClick, "", "msgs"},
+		{"the trash can next to photo.png", IntentClick, "", "del-2"},
+		{"edit report.pdf", IntentClick, "", "edit-1"},
+		{"the three dots", IntentClick, "", "more"},
+	})
+}

@@ -30,6 +30,7 @@ const replayPage = `<!doctype html><html><head><title>Replay</title><style>
 </style></head><body>
 <nav><a href="/a">Home</a> <a id=wide href="/w">Wide only</a></nav>
 <div id=hov><button id=menubtn>Menu</button><div id=menu><a href="/x">Hidden item</a></div></div>
+<button id=eye><i id=eyei class="fa-solid fa-eye"></i></button><button id=bell><svg width=10 height=10><use id=belluse href="#icon-bell"></use></svg></button><button id=gear class="icon-gear"></button>
 <form id=fw><input id=name placeholder=Name><div class=pop><button type=button>Pop</button></div>
 <input type=checkbox id=cb><label for=cb>Check me</label>
 <input type=radio name=r id=r1><label for=r1>One</label><input type=radio name=r id=r2 checked><label for=r2>Two</label>
@@ -149,6 +150,10 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		{"checked attribute", `() => document.getElementById('r1').setAttribute('checked', '')`},
 		{"value attribute", `() => document.getElementById('ta').setAttribute('value', 'v')`},
 		{"details opened", `() => document.getElementById('det').setAttribute('open', '')`},
+		{"an icon swapped", `() => { document.getElementById('eyei').className = 'fa-solid fa-eye-slash'; }`},
+		{"a sprite icon swapped", `() => document.getElementById('belluse').setAttribute('href', '#icon-bell-off')`},
+		{"an icon button's own icon class", `() => { document.getElementById('gear').className = 'icon-cog'; }`},
+		{"an icon button gets a tooltip", `() => document.getElementById('bell').setAttribute('data-tooltip', 'Notifications')`},
 		{"modal dialog shown", `() => document.getElementById('dlg').showModal()`},
 		{"modal dialog closed", `() => document.getElementById('dlg').close()`},
 		{"dialog opened by attribute", `() => document.getElementById('dlg').setAttribute('open', '')`},

@@ -390,10 +390,15 @@ function (KEY) {
   // and walks little text. An element with a contenteditable attribute is never cached: whether
   // it starts an editable region depends on its ancestors.
   let cache = new WeakMap();
+  // TIPS are the attributes tooltip libraries name an icon button with.
+  const TIPS = ['data-tooltip', 'data-tip', 'data-title', 'data-original-title', 'data-bs-original-title', 'mattooltip', 'data-balloon'];
+  // iconOwner maps an icon element to the control named after it (see iconName): a change of
+  // the icon's attributes changes the control's name.
+  let iconOwner = new WeakMap();
   // ATTRS are the attributes derive and what it calls read (of the element or, for ANCESTRAL
   // ones, of its descendants): changes of other attributes (style...) are not even recorded.
   const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'name', 'id', 'class',
-    'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden'];
+    'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
   const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
   const ATTRSET = new Set(ATTRS);
   // DIRTY are the attributes whose change may change what replay reuses: those derive reads,
@@ -445,6 +450,11 @@ function (KEY) {
     if (!recs.length) return;
     const seen = new Set();
     for (const r of recs) {
+      if (r.type === 'attributes' && iconOwner.has(r.target)) {
+        // An icon swapped (an eye for an eye-slash): its control is named anew.
+        cache.delete(iconOwner.get(r.target));
+        dirty = true;
+      }
       if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) {
         const an = r.attributeName;
         if (an === 'class' && r.attributeNamespace === null) {
@@ -460,6 +470,38 @@ function (KEY) {
     }
   }
 
+  // iconName is what an icon-only control's icon shows, read from the icon font's or sprite's
+  // name ("fa-trash-can", "bi-gear", "icon-close", <use href="#icon-bell">, data-icon): words a
+  // user says ("the trash can", "the gear", "the bell icon") that are nowhere else on the page.
+  const ICONCLS = /^(?:fa|fas|far|fal|fab|bi|icon|icons|glyphicon|ti|mdi|ri|lni|feather|la|ion|gg|ph|octicon)-(.+)$/;
+  const ICONMOD = /^(?:solid|regular|light|thin|duotone|brands|fw|lg|sm|xs|xl|[0-9]+x|spin|pulse|border|inverse|flip.*|rotate.*|stack.*|pull.*|ul|li|sharp|outline|outlined|fill|filled|round|rounded|small|large|md|[0-9]+)$/;
+  function iconName(el) {
+    const found = [];
+    const fromClass = (c) => {
+      for (const k of (typeof c.className === 'string' ? c.className : (c.getAttribute('class') || '')).split(/\s+/)) {
+        const m = ICONCLS.exec(k);
+        if (m && !ICONMOD.test(m[1])) found.push(m[1].replace(/[-_]+/g, ' '));
+      }
+    };
+    const own = el.getAttribute('data-icon');
+    if (own) return own.replace(/[-_]+/g, ' ');
+    fromClass(el);
+    if (found.length) { iconOwner.set(el, el); return cap(ws(found[0]), 40); }
+    let n = 0;
+    for (const c of el.querySelectorAll('i, span, svg, use, [data-icon]')) {
+      if (++n > 8) break;
+      const di = c.getAttribute('data-icon');
+      if (di) found.push(di.replace(/[-_]+/g, ' '));
+      else if (c.tagName === 'use') {
+        const h = c.getAttribute('href') || c.getAttribute('xlink:href') || '';
+        const k = h.lastIndexOf('#');
+        if (k >= 0) found.push(h.slice(k + 1).replace(/^(?:icon|i|svg|sprite)[-_]/, '').replace(/[-_]+/g, ' '));
+      } else fromClass(c);
+      if (found.length) { iconOwner.set(c, el); break; }
+    }
+    return found.length ? cap(ws(found[0]), 40) : '';
+  }
+
   function derive(el, tag) {
     // Elements without attributes (most cells, items and paragraphs) skip every attribute read.
     const ha = el.hasAttributes();
@@ -467,7 +509,7 @@ function (KEY) {
     const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
     const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
     const d = {sid: snapID, ha, role, type, keep: true, cl: null, clDyn: false, editRoot: false, fullRole: '', ariaLabel: '', title: '', alt: '', interactive: false, own: false, include: false, full: false,
-      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, labelledby: false};
+      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, labelledby: false, tip: '', icon: ''};
     if (type === 'hidden') return d;
     let kind = LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
@@ -514,6 +556,12 @@ function (KEY) {
     d.na = ha ? el.getAttribute('name') : null;
     d.id = el.id;
     d.tid = ha ? el.getAttribute('data-testid') || el.getAttribute('data-test') || el.getAttribute('data-qa') : null;
+    d.tip = '';
+    d.icon = '';
+    if (d.interactive) {
+      for (const a of TIPS) { const v = ha && el.getAttribute(a); if (v) { d.tip = v; break; } }
+      if (!d.t) d.icon = iconName(el);
+    }
     d.ariaDisabled = ha && el.getAttribute('aria-disabled') === 'true';
     d.ariaOn = ha && (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (d.fullRole === 'tab' && el.getAttribute('aria-selected') === 'true'));
   }
@@ -697,6 +745,8 @@ function (KEY) {
           name = d.tn;
         }
       }
+      if (!name && d.tip) name = d.tip;
+      if (!name && d.icon) name = d.icon;
       name = cap(ws(name), MAXN);
       const href = d.href, cls = d.cls, na = d.na, id = d.id, tid = d.tid;
       if (href) sbits |= 16;
@@ -917,7 +967,7 @@ function (KEY) {
   // snap takes a snapshot and returns its body (the wire format without the generation); fresh
   // drops the derived data of earlier snapshots first and walks the page anew.
   function snap(fresh) {
-    if (fresh) cache = new WeakMap();
+    if (fresh) { cache = new WeakMap(); iconOwner = new WeakMap(); }
     watch(document);
     invalidate(mo.takeRecords());
     // Modal: elements outside an open modal dialog are covered.

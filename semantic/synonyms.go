@@ -25,6 +25,10 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\bthumbs? ?down\b`), "dislike"},
 	// "Dismiss the popup with its X": an X is a close button; pages name it "Close".
 	{regexp.MustCompile(`(?:^|\s)[xX](?:\s|$)`), " close "},
+	// The kebab and meatball menus: pages name them "More" or by their icon ("ellipsis").
+	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
+	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
+	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
 }
 
 func rewritePhrases(s string) string {
@@ -56,7 +60,7 @@ var wordAlternatives = map[string][]string{
 	"close": {"dismiss"}, "dismiss": {"close"}, "search": {"find"}, "find": {"search"},
 	"temperature": {"temp"}, "swap": {"reverse", "switch"}, "reverse": {"swap"},
 	"captions": {"subtitles"}, "subtitles": {"captions"},
-	"settings": {"preferences", "options"}, "preferences": {"settings"}, "options": {"settings"},
+	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
 	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save"}, "save": {"bookmark"},
@@ -65,7 +69,11 @@ var wordAlternatives = map[string][]string{
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
 	"timezone": {"zone", "time"}, "checkout": {"check"}, "check": {"checkout"},
 	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
-	"cog": {"settings"}, "gear": {"settings"},
+	"cog": {"settings", "gear"}, "gear": {"settings", "cog"},
+	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
+	"more": {"ellipsis", "dots", "actions", "kebab"}, "chat": {"message", "messages", "comment", "bubble"},
+	"bubble": {"chat", "message", "comment"}, "notification": {"bell"}, "notifications": {"bell"}, "edit": {"pencil", "pen"},
+	"help": {"question", "info"}, "info": {"information", "help"},
 	"done": {"complete", "completed", "finished"}, "finished": {"complete", "done"},
 	"create": {"add", "new"}, "add": {"create", "new"}, "decline": {"reject", "deny", "refuse"},
 	"reject": {"decline", "deny"}, "deny": {"reject", "decline"}, "accept": {"agree", "allow"}, "agree": {"accept"},
