@@ -323,3 +323,21 @@ func TestSuperlativeValues(t *testing.T) {
 		}
 	}
 }
+
+func TestContainsAtWordStart(t *testing.T) {
+	for _, c := range []struct {
+		v, q string
+		want bool
+	}{
+		{"barbell strength", "bell", false},
+		{"the bell", "bell", true},
+		{"sign-in options", "sign-in", true},
+		{"nullpointerexception at line 3", "exception", true},
+		{"typeerror: x is undefined", "error", true},
+		{"debell", "bell", false},
+	} {
+		if got := containsAtWordStart(c.v, c.q); got != c.want {
+			t.Errorf("containsAtWordStart(%q, %q) = %v", c.v, c.q, got)
+		}
+	}
+}

@@ -1043,7 +1043,7 @@ func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []s
 	if qt != "" && (hasWordPrefix(vt, qt) || strings.HasPrefix(v, q)) {
 		return 0.78 + 0.17*cov, "starts with"
 	}
-	if qt != "" && (containsWords(vt, qt) || len(q) >= 4 && strings.Contains(v, q)) {
+	if qt != "" && (containsWords(vt, qt) || len(q) >= 4 && containsAtWordStart(v, q)) {
 		return 0.68 + 0.2*cov, "contains"
 	}
 	o := overlapW(qtoks, w, vtoks)
@@ -1054,6 +1054,32 @@ func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []s
 		o *= 0.8 // a quoted phrase that only partly matches
 	}
 	return o * (0.5 + 0.15*cov), "shares words with"
+}
+
+// containsAtWordStart reports whether q is in v starting at the start of a word of v ("sign-in"
+// in "Sign-in options", not "bell" in "Barbell"), or, five letters or more, ending one.
+func containsAtWordStart(v, q string) bool {
+	for off := 0; ; {
+		k := strings.Index(v[off:], q)
+		if k < 0 {
+			return false
+		}
+		k += off
+		if k == 0 {
+			return true
+		}
+		if r, _ := utf8.DecodeLastRuneInString(v[:k]); !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return true
+		}
+		if e := k + len(q); len(q) >= 5 && (e == len(v) || !isWordByte(v[e])) {
+			return true // the end of a compound: "exception" in "NullPointerException"
+		}
+		off = k + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
 }
 
 // hasWordPrefix is strings.HasPrefix(vt+" ", qt+" ") without building either string.
