@@ -566,20 +566,7 @@ func typedMasks(ps []prepared, words []string) map[int]uint64 {
 // listWide reports whether element i, in a repeated container, has a look-alike (same role and
 // name) in another container of its list with the same context: the context then labels the
 // list, not i's container.
-func listWide(s *Snapshot, i int) bool {
-	e := &s.Elements[i]
-	if e.Item == 0 || e.Context == "" {
-		return false
-	}
-	list := itemList(e.ItemKind)
-	for j := range s.Elements {
-		o := &s.Elements[j]
-		if o.Item != 0 && o.Item != e.Item && o.Context == e.Context && o.Name == e.Name && o.Role == e.Role && itemList(o.ItemKind) == list {
-			return true
-		}
-	}
-	return false
-}
+func listWide(s *Snapshot, i int) bool { return itemMaps(s).wide[i] }
 
 func flatten(xs [][]string) []string {
 	var out []string
@@ -664,6 +651,8 @@ func itemKinds(s *Snapshot) map[int]string { return itemMaps(s).kinds }
 type itemInfo struct {
 	ups   map[int]int
 	kinds map[int]string
+	// wide marks the elements whose context is list-wide (see listWide).
+	wide []bool
 }
 
 func itemMaps(s *Snapshot) *itemInfo {
@@ -675,13 +664,30 @@ func itemMaps(s *Snapshot) *itemInfo {
 }
 
 func itemMapsNow(s *Snapshot) *itemInfo {
-	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}}
+	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, wide: make([]bool, len(s.Elements))}
+	type look struct{ role, name, ctx, list string }
+	first := map[look]int{} // the first item of each look, or -1 once a second item has it
 	for i := range s.Elements {
-		if e := &s.Elements[i]; e.Item != 0 {
-			m.kinds[e.Item] = e.ItemKind
-			if e.ItemUp != 0 {
-				m.ups[e.Item] = e.ItemUp
+		e := &s.Elements[i]
+		if e.Item == 0 {
+			continue
+		}
+		m.kinds[e.Item] = e.ItemKind
+		if e.ItemUp != 0 {
+			m.ups[e.Item] = e.ItemUp
+		}
+		if e.Context != "" {
+			k := look{e.Role, e.Name, e.Context, itemList(e.ItemKind)}
+			if it, ok := first[k]; !ok {
+				first[k] = e.Item
+			} else if it != e.Item {
+				first[k] = -1
 			}
+		}
+	}
+	for i := range s.Elements {
+		if e := &s.Elements[i]; e.Item != 0 && e.Context != "" {
+			m.wide[i] = first[look{e.Role, e.Name, e.Context, itemList(e.ItemKind)}] == -1
 		}
 	}
 	return m
