@@ -700,11 +700,14 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	if p.Kind == "count" {
-		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
+		switch t := firstOf(e.Text, e.Name); {
+		case !strings.ContainsAny(e.Name+e.Text, "0123456789"):
+			total -= 0.2
+		case len(t) <= 24 && isPrice(t):
+			total -= 0.1 // "how many adult tickets": a price is not a count
+		default:
 			total += 0.2
 			why = append(why, "a number")
-		} else {
-			total -= 0.2
 		}
 	}
 	// "the cart icon", "the trash icon": an icon shows a symbol, not words.

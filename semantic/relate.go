@@ -43,7 +43,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 		handToControl(s, ps, all)
 	}
 	if intent != IntentClick && intent != IntentType && (p.Kind == "count" || p.Kind == "figure") {
-		all = handToFigure(s, all)
+		all = handToFigure(s, ps, qt.words, all)
 	}
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
@@ -82,8 +82,9 @@ func handToControl(s *Snapshot, ps []prepared, all []scored) {
 
 // handToFigure gives the figure its sentence found the sentence's score: "the number of pets
 // available" matches "<p><span>8</span> pets available</p>" as a whole, and the number is the
-// span. Only a sentence with one short child that holds a digit hands it on.
-func handToFigure(s *Snapshot, all []scored) []scored {
+// span. Only a sentence with one short child that holds a digit hands it on, or with one such
+// child that says what it counts ("received <b>58 bags</b> since <b>2023</b>").
+func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored) []scored {
 	at := make(map[int]int, len(all))
 	for i := range all {
 		at[all[i].Element.ID] = i
@@ -95,7 +96,7 @@ func handToFigure(s *Snapshot, all []scored) []scored {
 		if e.Interactive || e.Editable || !hasDigit(e.Text) || len(e.Text) > 160 {
 			continue
 		}
-		fig := -1
+		fig, named, nNamed := -1, -1, 0
 		for c := b + 1; c < len(s.Elements) && s.Elements[c].Parent >= b; c++ {
 			ce := &s.Elements[c]
 			if ce.Parent != b || !hasDigit(ce.Text) {
@@ -105,11 +106,21 @@ func handToFigure(s *Snapshot, all []scored) []scored {
 				fig = -2 // a link, or all the text there is: the element itself is the figure
 				break
 			}
-			if fig >= 0 || len(ce.Text) > 24 || !ce.Visible {
-				fig = -2 // two figures, or a long one: the sentence does not say which
+			if len(ce.Text) > 24 || !ce.Visible {
+				fig = -2
 				break
 			}
-			fig = c
+			if ownsAny(&ps[c], words) {
+				named, nNamed = c, nNamed+1 // "58 bags" for "how many bags"
+			}
+			if fig == -1 {
+				fig = c
+			} else {
+				fig = -3 // two figures: the sentence does not say which, unless one says what it counts
+			}
+		}
+		if fig == -3 && nNamed == 1 {
+			fig = named
 		}
 		if fig < 0 {
 			continue

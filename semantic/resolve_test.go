@@ -257,6 +257,7 @@ func TestResolve_Tables(t *testing.T) {
 		{"block the unknown device", IntentClick, "", "b2"},
 		{"when is Circe due?", IntentRead, "", "due-2"},
 		{"the number of pets available", IntentRead, "", "pet-count"},
+		{"how many bags have I received", IntentRead, "", "bags"},
 		{"the 3pm slot", IntentClick, "", "s-1500"},
 		{"the 7pm entry", IntentClick, "", "s-1900"},
 		{"Thursday tab", IntentClick, "", "tab-thu"},
