@@ -40,7 +40,7 @@ import (
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
 // heuristic (its tuning misses and figures), GROUNDING_TUNING_ONLY=1 loads no held-out page,
 // GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
-// text score) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
+// text score, unexplained share) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
 // groundingDir is the corpus; GROUNDING_CORPUS names another one, so a writer of new pages can
@@ -383,7 +383,8 @@ func TestGrounding(t *testing.T) {
 					second = res.RunnersUp[0].Score
 				}
 				top, text := topScore(s, c, res)
-				fmt.Fprintf(confOut, "%v,%.2f,%.3f,%.3f,%.2f,%q\n", o.top1, res.Confidence, top, second, text, c.Description)
+				p := Parse(c.Description)
+				fmt.Fprintf(confOut, "%v,%.2f,%.3f,%.3f,%.2f,%.2f,%q\n", o.top1, res.Confidence, top, second, text, unexplained(s, &p, res.Element.ID), c.Description)
 			}
 		}
 	}

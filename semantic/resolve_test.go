@@ -281,3 +281,25 @@ func TestResolve_IconButtons(t *testing.T) {
 		{"the three dots", IntentClick, "", "more"},
 	})
 }
+
+// TestUnexplained: the share of a description's words nothing around an element carries, which
+// sends a heuristic answer to the model sooner.
+func TestUnexplained(t *testing.T) {
+	_, s := snapFixture(t, "tables.html")
+	p := Parse("block the unknown device")
+	id := func(sel string) int {
+		for i := range s.Elements {
+			if s.Elements[i].Selector == sel {
+				return i
+			}
+		}
+		t.Fatalf("no %s", sel)
+		return -1
+	}
+	if u := unexplained(s, &p, id("#b2")); u != 0 {
+		t.Errorf("the unknown device's Block: unexplained %.2f, want 0 (its row says unknown, its section devices)", u)
+	}
+	if u := unexplained(s, &p, id("#b1")); u <= 0 {
+		t.Errorf("another row's Block: unexplained %.2f, want > 0 (nothing around it says unknown)", u)
+	}
+}
