@@ -20,14 +20,15 @@ func unexplained(s *Snapshot, p *Parsed, id int) float64 {
 	if len(words) == 0 {
 		return 0
 	}
+	// Its ancestors a few levels up, and its own row or card (the nearest repeated container:
+	// one further out may hold its look-alikes too).
 	near := []int{id}
-	if e.Parent >= 0 && e.Parent < len(s.Elements) {
-		near = append(near, e.Parent)
+	for a, n := e.Parent, 0; a >= 0 && a < len(s.Elements) && n < 3; a, n = s.Elements[a].Parent, n+1 {
+		near = append(near, a)
 	}
 	if e.Item != 0 {
-		top := topItem(s, e.Item)
 		for i := range s.Elements {
-			if it := s.Elements[i].Item; it != 0 && i != id && topItem(s, it) == top {
+			if i != id && s.Elements[i].Item == e.Item {
 				near = append(near, i)
 			}
 		}
