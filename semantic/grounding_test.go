@@ -39,7 +39,8 @@ import (
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
 // heuristic (its tuning misses and figures), GROUNDING_TUNING_ONLY=1 loads no held-out page,
-// GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
+// GROUNDING_LLM_MISSES=1 logs the tuning cases the model was asked about without being shown the
+// expected element, GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
 // text score, unexplained share) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
@@ -416,6 +417,13 @@ func TestGrounding(t *testing.T) {
 	for _, o := range second {
 		if o.tokens.Calls > 0 && (!o.holdout || showHoldout) {
 			t.Logf("second run called the model: %s %q (by %q, err %v)", o.page, o.desc, o.by, o.err)
+		}
+	}
+	if os.Getenv("GROUNDING_LLM_MISSES") != "" {
+		for _, o := range withLLM {
+			if !o.correct && !o.holdout && o.shown >= 0 {
+				t.Logf("LLM MISS (the model was not shown it) %s %q", o.page, o.desc)
+			}
 		}
 	}
 	for _, o := range heur {

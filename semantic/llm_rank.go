@@ -61,6 +61,35 @@ func itemMates(s *Snapshot, intent Intent, cands []*Element, seen map[int]bool, 
 	return out
 }
 
+// kindMates returns, up to room and in document order, the visible values of the kind the
+// description asks for (a price for "what will I pay at the visit") not yet seen: a value may
+// share no word with the question, and its label may be anywhere.
+func kindMates(s *Snapshot, p *Parsed, seen map[int]bool, room int) []*Element {
+	ks := kindShapes[p.Kind]
+	if room <= 0 || ks == 0 && p.Kind != "price" && p.Kind != "count" && p.Kind != "figure" {
+		return nil
+	}
+	ps := prepare(s)
+	var out []*Element
+	for i := range ps {
+		e := ps[i].el
+		if seen[i] || !e.Visible || e.Interactive || len(e.Text) > 40 {
+			continue
+		}
+		fits := ks != 0 && ps[i].shape&ks != 0 || p.Kind == "price" && ps[i].price ||
+			(p.Kind == "count" || p.Kind == "figure") && hasDigit(e.Text)
+		if !fits {
+			continue
+		}
+		seen[i] = true
+		out = append(out, e)
+		if len(out) == room {
+			break
+		}
+	}
+	return out
+}
+
 func llmCandidates(s *Snapshot, p *Parsed, intent Intent, sc []scored, k int) []*Element {
 	seen := map[int]bool{}
 	var out []*Element
@@ -83,6 +112,7 @@ func llmCandidates(s *Snapshot, p *Parsed, intent Intent, sc []scored, k int) []
 	// button of the friend request whose text matched), then the rest of the candidates.
 	take(k * 5 / 8)
 	out = append(out, itemMates(s, intent, out, seen, min(8, len(out)), k-len(out))...)
+	out = append(out, kindMates(s, p, seen, min(8, k-len(out)))...)
 	take(k)
 	if len(out) == k {
 		return out
