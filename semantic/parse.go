@@ -611,6 +611,32 @@ var whoVerbs = map[string]string{
 	"manages": "manager", "leads": "lead", "organized": "organizer", "organised": "organiser", "hosts": "host",
 }
 
+// agentNoun is the doer of a regular verb in the third person or the past ("approves",
+// "approved" -> "approver"; "reviews" -> "reviewer"), or "" for a word that is not one.
+func agentNoun(v string) string {
+	var base string
+	switch {
+	case len(v) > 4 && strings.HasSuffix(v, "ed"):
+		base = strings.TrimSuffix(v, "d") // "approved" -> "approve"; "reviewed" -> "reviewe"
+		if !strings.HasSuffix(base, "ee") && strings.HasSuffix(base, "e") && !vowelBefore(base) {
+			return base + "r"
+		}
+		base = strings.TrimSuffix(base, "e")
+	case len(v) > 4 && strings.HasSuffix(v, "es") && strings.HasSuffix(strings.TrimSuffix(v, "s"), "e") && !vowelBefore(strings.TrimSuffix(v, "s")):
+		return strings.TrimSuffix(v, "s") + "r" // "approves" -> "approver"
+	case len(v) > 3 && strings.HasSuffix(v, "s") && !strings.HasSuffix(v, "ss"):
+		base = strings.TrimSuffix(v, "s")
+	default:
+		return ""
+	}
+	return base + "er"
+}
+
+// vowelBefore reports whether the letter before w's final "e" is a vowel ("free", "tie").
+func vowelBefore(w string) bool {
+	return len(w) >= 2 && strings.ContainsRune("aeiou", rune(w[len(w)-2]))
+}
+
 // question rewrites a description asked as a question into the element's words, and sets the
 // intent (reading, or typing for "where I type my message") and the value kind it asks for.
 func question(s string, p *Parsed) (string, bool) {
@@ -648,6 +674,9 @@ func question(s string, p *Parsed) (string, bool) {
 		f := strings.Fields(rest)
 		if n, ok := whoVerbs[strings.ToLower(f[0])]; ok {
 			f[0] = n + " of"
+			rest = strings.Join(f, " ")
+		} else if n := agentNoun(strings.ToLower(f[0])); n != "" && len(f) > 1 {
+			f[0] = n + " of" // "who approves this report": the approver
 			rest = strings.Join(f, " ")
 		}
 	case "where", "when", "why":

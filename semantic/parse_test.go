@@ -341,3 +341,16 @@ func TestContainsAtWordStart(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentNoun: "who approves this report" asks for the approver.
+func TestAgentNoun(t *testing.T) {
+	for _, c := range [][2]string{{"approves", "approver"}, {"approved", "approver"}, {"reviews", "reviewer"},
+		{"reviewed", "reviewer"}, {"requested", "requester"}, {"signs", "signer"}, {"teaches", "teacher"}, {"is", ""}} {
+		if got := agentNoun(c[0]); got != c[1] {
+			t.Errorf("agentNoun(%q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+	if p := Parse("who approves this report"); !reflect.DeepEqual(p.Words, []string{"approver", "report"}) {
+		t.Errorf("Parse(who approves this report).Words = %q", p.Words)
+	}
+}
