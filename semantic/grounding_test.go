@@ -44,6 +44,14 @@ import (
 // text score, unexplained share) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
+// debugTop is how many candidates GROUNDING_DEBUG logs (GROUNDING_DEBUG_TOP=N for more).
+var debugTop = func() int {
+	if n, err := strconv.Atoi(os.Getenv("GROUNDING_DEBUG_TOP")); err == nil && n > 0 {
+		return n
+	}
+	return 12
+}()
+
 // groundingDir is the corpus; GROUNDING_CORPUS names another one, so a writer of new pages can
 // validate them (TestGroundingCorpusValid) in a staging directory before they join the corpus.
 var groundingDir = func() string {
@@ -344,7 +352,7 @@ func TestGrounding(t *testing.T) {
 					p := Parse(q.Description)
 					t.Logf("%q parsed %+v", c.Description, p)
 					for i, cand := range rankScored(gp.snap, q, &p) {
-						if i == 12 {
+						if i == debugTop {
 							break
 						}
 						t.Logf("  %.3f elig=%v %s: %s", cand.Score, cand.eligible, describe(&cand.Element), cand.Why)
