@@ -444,7 +444,7 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 			members[it] = append(members[it], i)
 		}
 	}
-	kinds = mergeStyledRuns(kinds, lists)
+	kinds = mergeStyledRuns(kinds, lists, cellsPerItem(s))
 	var words []string
 	for _, w := range p.Words {
 		words = append(words, tokens(strings.ToLower(w))...)
@@ -525,9 +525,10 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 
 // mergeStyledRuns joins the lists of one group of siblings whose kinds differ only by a class
 // that styles a run of them: a league table's top four rows "ucl", its bottom three "rel", the
-// rest plain, is one list of 18 teams ("the bottom team"). Kinds that interleave stay apart: a
-// story row and its subtext row alternate, and "the third story" counts story rows.
-func mergeStyledRuns(kinds []string, lists map[string][]int) []string {
+// rest plain, is one list of 18 teams ("the bottom team"); so is a pick list whose done rows and
+// open rows mix, when every row has as many cells. Kinds that interleave and differ stay apart:
+// a story row and its subtext row alternate, and "the third story" counts story rows.
+func mergeStyledRuns(kinds []string, lists map[string][]int, cells map[int]int) []string {
 	var groups []string
 	byGroup := map[string][]string{}
 	for _, k := range kinds {
@@ -564,7 +565,7 @@ func mergeStyledRuns(kinds []string, lists map[string][]int) []string {
 				changes++
 			}
 		}
-		if changes != len(ks)-1 {
+		if changes != len(ks)-1 && !sameCells(all, cells) {
 			out = append(out, ks...)
 			continue
 		}
@@ -572,6 +573,34 @@ func mergeStyledRuns(kinds []string, lists map[string][]int) []string {
 		out = append(out, g)
 	}
 	return out
+}
+
+// cellsPerItem counts each repeated container's cells (the snapshot leaves most rows out, so
+// the cells that say they belong to it): rows of one table that differ only by a status class have as many.
+func cellsPerItem(s *Snapshot) map[int]int {
+	out := map[int]int{}
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if e.Item == 0 {
+			continue
+		}
+		switch e.Role {
+		case "cell", "gridcell", "columnheader", "rowheader":
+			out[e.Item]++
+		}
+	}
+	return out
+}
+
+// sameCells reports whether the items all have the same number of cells, at least two.
+func sameCells(items []int, cells map[int]int) bool {
+	n := cells[items[0]]
+	for _, it := range items[1:] {
+		if cells[it] != n {
+			return false
+		}
+	}
+	return n >= 2
 }
 
 // attrSays reports whether an element's class, id or test id says the description word w (a

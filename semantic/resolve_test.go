@@ -265,6 +265,8 @@ func TestResolve_Tables(t *testing.T) {
 		{"the most expensive rate", IntentRead, "", "r-bb"},
 		{"the earliest entry time", IntentClick, "", "s-1400"},
 		{"delete the stock photography line", IntentClick, "", "del-2"},
+		{"the SKU on the last line", IntentRead, "", "sku-4"},
+		{"the SKU of the third line", IntentRead, "", "sku-3"},
 	})
 }
 
