@@ -281,6 +281,8 @@ func TestResolve_IconButtons(t *testing.T) {
 		{"the trash can next to photo.png", IntentClick, "", "del-2"},
 		{"edit report.pdf", IntentClick, "", "edit-1"},
 		{"the three dots", IntentClick, "", "more"},
+		{"the work email field", IntentType, "", "work-email"},
+		{"company", IntentType, "", "company"},
 	})
 }
 
@@ -303,5 +305,25 @@ func TestUnexplained(t *testing.T) {
 	}
 	if u := unexplained(s, &p, id("#b1")); u <= 0 {
 		t.Errorf("another row's Block: unexplained %.2f, want > 0 (nothing around it says unknown)", u)
+	}
+}
+
+// TestSnap_WrappedFieldLabel: a field with no label, inside a wrapper it is the only child of,
+// is named by the short text just before the wrapper, as production forms lay them out.
+func TestSnap_WrappedFieldLabel(t *testing.T) {
+	_, s := snapFixture(t, "icon-fonts.html")
+	for _, want := range []struct{ sel, name string }{{"#work-email", "Work email"}, {"#company", "Company"}} {
+		found := false
+		for _, e := range s.Elements {
+			if e.Selector == want.sel {
+				found = true
+				if e.Name != want.name {
+					t.Errorf("%s is named %q, want %q", want.sel, e.Name, want.name)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s is not in the snapshot", want.sel)
+		}
 	}
 }

@@ -717,9 +717,14 @@ function (KEY) {
       let t = d.t, vs = -1;
       if (tag === 'SELECT') { t = selectText(el); vs = recV.length; recEl.push(el); recK.push(9); recV.push(t); }
       if (!label && textual && !labelledby && !ariaLabel && !placeholder && !title) {
-        // An unlabeled field: the short text just before it often names it.
-        const prev = el.previousElementSibling;
-        if (prev && !prev.matches('input,select,textarea,button')) { const pt = text(prev, 60, false); if (pt.length <= 40) label = pt; }
+        // An unlabeled field: the short text just before it often names it, or just before the
+        // wrapper it is the only child of (<div class=field-label>Email</div><div><input></div>).
+        let prev = el.previousElementSibling;
+        for (let up = el, k = 0; !prev && k < 2 && up.parentElement && up.parentElement.childElementCount === 1; k++) {
+          up = up.parentElement;
+          prev = up.previousElementSibling;
+        }
+        if (prev && !prev.matches('input,select,textarea,button') && !prev.querySelector('input,select,textarea,button')) { const pt = text(prev, 60, false); if (pt.length <= 40) label = pt; }
       }
       let value = '', vx = -1;
       const pwd = type === 'password';
