@@ -30,7 +30,7 @@ const replayPage = `<!doctype html><html><head><title>Replay</title><style>
 </style></head><body>
 <nav><a href="/a">Home</a> <a id=wide href="/w">Wide only</a></nav>
 <div id=hov><button id=menubtn>Menu</button><div id=menu><a href="/x">Hidden item</a></div></div>
-<button id=eye><i id=eyei class="fa-solid fa-eye"></i></button><button id=bell><svg width=10 height=10><use id=belluse href="#icon-bell"></use></svg></button><button id=gear class="icon-gear"></button>
+<button id=eye><i id=eyei class="fa-solid fa-eye"></i></button><button id=bell><svg width=10 height=10><use id=belluse href="#icon-bell"></use></svg></button><button id=gear class="icon-gear"></button><button id=blank><i id=blanki></i></button><button id=dots></button>
 <form id=fw><input id=name placeholder=Name><div class=pop><button type=button>Pop</button></div>
 <input type=checkbox id=cb><label for=cb>Check me</label>
 <input type=radio name=r id=r1><label for=r1>One</label><input type=radio name=r id=r2 checked><label for=r2>Two</label>
@@ -154,6 +154,8 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		{"a sprite icon swapped", `() => document.getElementById('belluse').setAttribute('href', '#icon-bell-off')`},
 		{"an icon button's own icon class", `() => { document.getElementById('gear').className = 'icon-cog'; }`},
 		{"an icon button gets a tooltip", `() => document.getElementById('bell').setAttribute('data-tooltip', 'Notifications')`},
+		{"an empty icon becomes one", `() => { document.getElementById('blanki').className = 'bi bi-star'; }`},
+		{"a data-icon is set", `() => document.getElementById('dots').setAttribute('data-icon', 'ellipsis-vertical')`},
 		{"modal dialog shown", `() => document.getElementById('dlg').showModal()`},
 		{"modal dialog closed", `() => document.getElementById('dlg').close()`},
 		{"dialog opened by attribute", `() => document.getElementById('dlg').setAttribute('open', '')`},

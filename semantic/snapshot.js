@@ -246,13 +246,13 @@ function (KEY) {
   // user asks for "the points", the header shows "Pts". An aria-label names the header outright.
   function headerText(th) {
     const l = th.getAttribute('aria-label');
-    if (l) return ws(l).slice(0, 60);
+    if (l) return cap(ws(l), 60);
     let t = text(th, 60, false);
     for (const a of th.querySelectorAll('abbr[title]')) {
       const full = ws(a.getAttribute('title'));
       if (full && !t.includes(full)) t += ' ' + full;
     }
-    return t.slice(0, 90);
+    return cap(t, 90);
   }
 
   // labelsOf returns el.labels as an array (undefined for none): the labels of el's tree scope whose
@@ -396,7 +396,8 @@ function (KEY) {
   // the icon's attributes changes the control's name.
   let iconOwner = new WeakMap();
   // ATTRS are the attributes derive and what it calls read (of the element or, for ANCESTRAL
-  // ones, of its descendants): changes of other attributes (style...) are not even recorded.
+  // ones, of its descendants): changes of other attributes (style...) drop no derived data
+  // (see DIRTY for what they do to replay).
   const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'name', 'id', 'class',
     'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
   const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
@@ -408,7 +409,7 @@ function (KEY) {
   const DIRTY = new Set([...ATTRS, 'for', 'readonly', 'colspan', 'src', 'srcdoc']);
   // Every attribute is recorded (a style or class change may move or hide elements, see replay);
   // only ATTRS drop derived data.
-  const OBSERVE = {subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true};
+  const OBSERVE = {subtree: true, childList: true, characterData: true, attributes: true};
   const mo = new MutationObserver(invalidate);
   // watched holds the documents and shadow roots mo observes; stale is set when the walk finds a
   // shadow root attached since cached data of its host's ancestors was derived (attachShadow is
@@ -476,30 +477,32 @@ function (KEY) {
   const ICONCLS = /^(?:fa|fas|far|fal|fab|bi|icon|icons|glyphicon|ti|mdi|ri|lni|feather|la|ion|gg|ph|octicon)-(.+)$/;
   const ICONMOD = /^(?:solid|regular|light|thin|duotone|brands|fw|lg|sm|xs|xl|[0-9]+x|spin|pulse|border|inverse|flip.*|rotate.*|stack.*|pull.*|ul|li|sharp|outline|outlined|fill|filled|round|rounded|small|large|md|[0-9]+)$/;
   function iconName(el) {
-    const found = [];
-    const fromClass = (c) => {
-      for (const k of (typeof c.className === 'string' ? c.className : (c.getAttribute('class') || '')).split(/\s+/)) {
-        const m = ICONCLS.exec(k);
-        if (m && !ICONMOD.test(m[1])) found.push(m[1].replace(/[-_]+/g, ' '));
-      }
-    };
-    const own = el.getAttribute('data-icon');
-    if (own) return own.replace(/[-_]+/g, ' ');
-    fromClass(el);
-    if (found.length) { iconOwner.set(el, el); return cap(ws(found[0]), 40); }
-    let n = 0;
-    for (const c of el.querySelectorAll('i, span, svg, use, [data-icon]')) {
-      if (++n > 8) break;
+    // Every element looked at is watched: a change of its attributes (an icon swapped, a class
+    // that makes it an icon, a data-icon set) names the control anew (see invalidate).
+    iconOwner.set(el, el);
+    const of = (c) => {
       const di = c.getAttribute('data-icon');
-      if (di) found.push(di.replace(/[-_]+/g, ' '));
-      else if (c.tagName === 'use') {
+      if (di) return di;
+      if (c.tagName === 'use') {
         const h = c.getAttribute('href') || c.getAttribute('xlink:href') || '';
         const k = h.lastIndexOf('#');
-        if (k >= 0) found.push(h.slice(k + 1).replace(/^(?:icon|i|svg|sprite)[-_]/, '').replace(/[-_]+/g, ' '));
-      } else fromClass(c);
-      if (found.length) { iconOwner.set(c, el); break; }
+        return k >= 0 ? h.slice(k + 1).replace(/^(?:icon|i|svg|sprite)[-_]/, '') : '';
+      }
+      for (const k of (c.getAttribute('class') || '').split(/\s+/)) {
+        const m = ICONCLS.exec(k);
+        if (m && !ICONMOD.test(m[1])) return m[1];
+      }
+      return '';
+    };
+    let found = of(el), n = 0;
+    if (!found) {
+      for (const c of el.querySelectorAll('i, span, svg, use, [data-icon]')) {
+        if (++n > 8) break;
+        iconOwner.set(c, el);
+        if ((found = of(c))) break;
+      }
     }
-    return found.length ? cap(ws(found[0]), 40) : '';
+    return found ? cap(ws(found.replace(/[-_]+/g, ' ')), 40) : '';
   }
 
   function derive(el, tag) {
@@ -556,8 +559,6 @@ function (KEY) {
     d.na = ha ? el.getAttribute('name') : null;
     d.id = el.id;
     d.tid = ha ? el.getAttribute('data-testid') || el.getAttribute('data-test') || el.getAttribute('data-qa') : null;
-    d.tip = '';
-    d.icon = '';
     if (d.interactive) {
       for (const a of TIPS) { const v = ha && el.getAttribute(a); if (v) { d.tip = v; break; } }
       if (!d.t) d.icon = iconName(el);
@@ -896,6 +897,7 @@ function (KEY) {
     let renamed = false;
     if (classed.size) {
       const checked = new Set();
+      const at = new Map(lastEls.map((e, i) => [e, i])); // one pass, not an indexOf per change
       for (const e of classed) {
         const p = e.parentNode;
         if (ITEMTAGS.has(e.tagName) && !checked.has(p)) {
@@ -904,8 +906,8 @@ function (KEY) {
           if (k < 0) return null;
           if (k > 0) renamed = true;
         }
-        const i = lastEls.indexOf(e);
-        if (i < 0) continue;
+        const i = at.get(e);
+        if (i === undefined) continue;
         const cls = typeof e.className === 'string' ? ws(e.className) : '';
         const r = R[i];
         r.cls = cls && cap(cls, 100);
