@@ -1,7 +1,5 @@
 package semantic
 
-import "strings"
-
 // unexplained is the share of the description's salient words that nothing around the chosen
 // element carries: not its own fields, its context, its column or label, nor anything in its
 // row or card. A heuristic answer that leaves much of the description unexplained may be right
@@ -10,11 +8,9 @@ func unexplained(s *Snapshot, p *Parsed, id int) float64 {
 	ps := prepare(s)
 	e := &s.Elements[id]
 	var words []string
-	for _, raw := range p.Words {
-		for _, w := range tokens(strings.ToLower(raw)) {
-			if !stopWords[w] && kindWords[w] == "" && len(w) > 1 {
-				words = append(words, w)
-			}
+	for _, w := range descWords(p) {
+		if !stopWords[w] && kindWords[w] == "" && len(w) > 1 {
+			words = append(words, w)
 		}
 	}
 	if len(words) == 0 {

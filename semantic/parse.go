@@ -189,13 +189,6 @@ func rankSide(main []string, i int) bool {
 // placeWords follow an ordinal that ranks: "in 6th place", "at position 3".
 var placeWords = map[string]bool{"place": true, "position": true, "spot": true, "rank": true}
 
-func firstOr(ws []string) string {
-	if len(ws) == 0 {
-		return ""
-	}
-	return ws[0]
-}
-
 var ordinalWords = map[string]int{
 	"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
 	"ninth": 9, "tenth": 10, "last": -1, "final": -1, "top": 1, "bottom": -1, "1st": 1, "2nd": 2, "3rd": 3,
@@ -296,7 +289,7 @@ func Parse(description string) Parsed {
 				}
 				ctx = append(ctx, canonicalContext(cw))
 			}
-			if _, ok := ordinal(firstOr(ctx)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
+			if _, ok := ordinal(firstOf(ctx...)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
 				// "the team in 6th place": a position in the list, not a place on the page; the
 				// word before says what is ranked ("the 6th team").
 				if n := len(main); n > 0 {

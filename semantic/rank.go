@@ -442,6 +442,25 @@ func contains(toks []string, t string) bool {
 	return false
 }
 
+// descWords is the description's salient words as compared tokens (stemmed; a word may make
+// several: "e-mail" -> "e", "mail").
+func descWords(p *Parsed) []string {
+	var out []string
+	for _, w := range p.Words {
+		out = append(out, tokens(w)...)
+	}
+	return out
+}
+
+// indexByID maps each candidate's element id to its index in all.
+func indexByID(all []scored) map[int]int {
+	m := make(map[int]int, len(all))
+	for i := range all {
+		m[all[i].Element.ID] = i
+	}
+	return m
+}
+
 func newQueryText(p *Parsed) *queryText {
 	qt := &queryText{}
 	for _, q := range p.Quoted {
@@ -449,9 +468,7 @@ func newQueryText(p *Parsed) *queryText {
 		qt.phrases = append(qt.phrases, n)
 		qt.phraseTok = append(qt.phraseTok, tokens(n))
 	}
-	for _, w := range p.Words {
-		qt.words = append(qt.words, tokens(w)...)
-	}
+	qt.words = descWords(p)
 	for _, w := range p.Context {
 		qt.ctx = append(qt.ctx, tokens(w)...)
 	}

@@ -59,10 +59,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 // cell around a row's Block button, a list item around its link): the wrapper may have found an
 // anchor the control did not, and clicking the wrapper clicks nothing in particular.
 func handToControl(s *Snapshot, ps []prepared, all []scored) {
-	at := make(map[int]int, len(all))
-	for i := range all {
-		at[all[i].Element.ID] = i
-	}
+	at := indexByID(all)
 	for i := range all {
 		w := all[i].Element.ID
 		if s.Elements[w].Interactive || ps[w].descendants != 1 || w+1 >= len(s.Elements) {
@@ -80,15 +77,12 @@ func handToControl(s *Snapshot, ps []prepared, all []scored) {
 	}
 }
 
-// handToFigure gives the figure its sentence found the sentence's score: "the number of pets
+// handToFigure hands a sentence's score to the figure inside it: "the number of pets
 // available" matches "<p><span>8</span> pets available</p>" as a whole, and the number is the
 // span. Only a sentence with one short child that holds a digit hands it on, or with one such
 // child that says what it counts ("received <b>58 bags</b> since <b>2023</b>").
 func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored) []scored {
-	at := make(map[int]int, len(all))
-	for i := range all {
-		at[all[i].Element.ID] = i
-	}
+	at := indexByID(all)
 	n := len(all)
 	for i := 0; i < n; i++ {
 		b := all[i].Element.ID
@@ -149,10 +143,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		// its role alone, no label's words.
 		return all
 	}
-	have := make(map[int]int, len(all))
-	for i := range all {
-		have[all[i].Element.ID] = i
-	}
+	have := indexByID(all)
 	n := len(all)
 	for i := 0; i < n; i++ {
 		c := all[i]
@@ -218,10 +209,7 @@ func leadLabels(s *Snapshot, intent Intent, all []scored) []scored {
 	if intent != IntentRead && intent != IntentAny {
 		return all
 	}
-	have := make(map[int]int, len(all))
-	for i := range all {
-		have[all[i].Element.ID] = i
-	}
+	have := indexByID(all)
 	for i := range all {
 		e := &all[i].Element
 		lt := strings.TrimSpace(firstOf(e.Text, e.Name))
@@ -420,6 +408,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		}
 	}
 	sortByScore(all, idx)
+	at := indexByID(all) // candidates are not added below, only rescored
 	if len(idx) > anchorTop {
 		// The best few, and every role-only candidate (they score low but may have an anchor).
 		keep := idx[:anchorTop:anchorTop]
@@ -465,10 +454,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 						// Where the row and the column meet: above the row's key, which
 						// lacks the column's words.
 						sc := all[i].Score + 0.25
-						for j := range all {
-							if all[j].Element.ID == k {
-								sc = max(sc, all[j].Score+0.1)
-							}
+						if j, ok := at[k]; ok {
+							sc = max(sc, all[j].Score+0.1)
 						}
 						all[i].Score = round3(sc)
 					}

@@ -18,8 +18,11 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	if strings.TrimSpace(q.Description) == "" {
 		return Resolution{}, errs.E(errs.TargetNotFound, "empty target description")
 	}
+	if q.Match != "" && !validMatch(q.Match) {
+		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
+	}
 	p := Parse(q.Description)
-	if p.Counted != "" && len(p.Attrs) == 0 && (q.Match == "" || validMatch(q.Match)) {
+	if p.Counted != "" && len(p.Attrs) == 0 {
 		if res, ok := itemOrdinal(s, &p, intentOf(q, &p), ordinalOf(&p, q)); ok {
 			return res, nil
 		}
@@ -48,9 +51,6 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	}
 
 	n, hasOrd := parseMatch(q.Match)
-	if q.Match != "" && !hasOrd {
-		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
-	}
 	if !hasOrd && p.Ordinal != 0 {
 		n, hasOrd = p.Ordinal, true
 	}
@@ -422,10 +422,7 @@ func chrome(e *Element) bool {
 // whether there was one.
 func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 	ps := prepare(s)
-	byID := make(map[int]int, len(sc))
-	for i := range sc {
-		byID[sc[i].Element.ID] = i
-	}
+	at := indexByID(sc)
 	// The lists, and each container's members: an element belongs to its own container and to
 	// every container around it (Element.ItemUp).
 	lists := map[string][]int{}
@@ -445,15 +442,12 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 		}
 	}
 	kinds = mergeStyledRuns(kinds, lists, cellsPerItem(s))
-	var words []string
-	for _, w := range p.Words {
-		words = append(words, tokens(strings.ToLower(w))...)
-	}
+	words := descWords(p)
 	item, head := stem(p.Item), stem(p.Head)
 	local := func(i int) (float64, string) {
 		pe, e := &ps[i], &s.Elements[i]
 		l, why := 0.0, ""
-		if k, ok := byID[i]; ok {
+		if k, ok := at[i]; ok {
 			l, why = sc[k].Score, sc[k].Why
 			if !sc[k].eligible {
 				l *= 0.6

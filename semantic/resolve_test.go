@@ -291,19 +291,17 @@ func TestResolve_IconButtons(t *testing.T) {
 func TestUnexplained(t *testing.T) {
 	_, s := snapFixture(t, "tables.html")
 	p := Parse("block the unknown device")
-	id := func(sel string) int {
-		for i := range s.Elements {
-			if s.Elements[i].Selector == sel {
-				return i
-			}
+	id := func(attr string) int {
+		e := byID(s, attr)
+		if e == nil {
+			t.Fatalf("no #%s", attr)
 		}
-		t.Fatalf("no %s", sel)
-		return -1
+		return e.ID
 	}
-	if u := unexplained(s, &p, id("#b2")); u != 0 {
+	if u := unexplained(s, &p, id("b2")); u != 0 {
 		t.Errorf("the unknown device's Block: unexplained %.2f, want 0 (its row says unknown, its section devices)", u)
 	}
-	if u := unexplained(s, &p, id("#b1")); u <= 0 {
+	if u := unexplained(s, &p, id("b1")); u <= 0 {
 		t.Errorf("another row's Block: unexplained %.2f, want > 0 (nothing around it says unknown)", u)
 	}
 }
@@ -312,18 +310,11 @@ func TestUnexplained(t *testing.T) {
 // is named by the short text just before the wrapper, as production forms lay them out.
 func TestSnap_WrappedFieldLabel(t *testing.T) {
 	_, s := snapFixture(t, "icon-fonts.html")
-	for _, want := range []struct{ sel, name string }{{"#work-email", "Work email"}, {"#company", "Company"}} {
-		found := false
-		for _, e := range s.Elements {
-			if e.Selector == want.sel {
-				found = true
-				if e.Name != want.name {
-					t.Errorf("%s is named %q, want %q", want.sel, e.Name, want.name)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("%s is not in the snapshot", want.sel)
+	for _, want := range []struct{ id, name string }{{"work-email", "Work email"}, {"company", "Company"}} {
+		if e := byID(s, want.id); e == nil {
+			t.Errorf("#%s is not in the snapshot", want.id)
+		} else if e.Name != want.name {
+			t.Errorf("#%s is named %q, want %q", want.id, e.Name, want.name)
 		}
 	}
 }

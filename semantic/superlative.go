@@ -63,7 +63,7 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 	ok = ok[k:]
 	top := ok[0]
 	te := &s.Elements[top.Element.ID]
-	max, kind := strings.HasPrefix(want, "max-"), want[4:]
+	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
 	alike := func(e *Element) bool {
 		return e.Role == te.Role && (e.Item != 0 && itemList(e.ItemKind) == itemList(te.ItemKind) || colOf(e) != "" && colOf(e) == colOf(te))
 	}
@@ -108,7 +108,7 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 		switch {
 		case vals[i] == vals[best]:
 			tie = true
-		case (vals[i] > vals[best]) == max:
+		case (vals[i] > vals[best]) == wantMax:
 			best, tie = i, false
 		}
 	}
