@@ -292,6 +292,16 @@ func TestTokens_TimesAndDays(t *testing.T) {
 	if got := tokens("9:30 pm"); !contains(got, "c0930") || !contains(got, "t2130") {
 		t.Errorf(`tokens("9:30 pm") = %q, want c0930 and t2130`, got)
 	}
+	for _, s := range []string{"5 comments", "item 3 of 12", "32 mm"} {
+		if mayHaveClock(s) {
+			t.Errorf("mayHaveClock(%q) = true", s)
+		}
+	}
+	for _, s := range []string{"3pm", "9 a.m.", "10:00Sold out", "at 7 PM"} {
+		if !mayHaveClock(s) {
+			t.Errorf("mayHaveClock(%q) = false", s)
+		}
+	}
 	if got := tokens("42:41"); !reflect.DeepEqual(got, []string{"42", "41"}) {
 		t.Errorf(`tokens("42:41") = %q: a duration, not a time`, got)
 	}

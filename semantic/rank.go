@@ -1229,7 +1229,7 @@ func roleNearly(e *Element, r string) bool {
 
 // tokens splits normalized text into stemmed word tokens.
 func tokens(s string) []string {
-	if strings.IndexFunc(s, unicode.IsDigit) >= 0 && strings.ContainsAny(s, ":mM") {
+	if mayHaveClock(s) {
 		s = clockTimes(s)
 	}
 	var out []string
@@ -1295,6 +1295,28 @@ func clockTimes(s string) string {
 		}
 		return fmt.Sprintf(" c%02d%s ", h, g[2])
 	})
+}
+
+// mayHaveClock reports whether s may hold a time of day for clockTimes: a digit followed by a
+// colon and a digit, or by "am"/"pm" ("3pm", "9 a.m."). Most text with a digit has neither, and
+// tokens runs on every field of every element.
+func mayHaveClock(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			continue
+		}
+		j := i + 1
+		if j+1 < len(s) && s[j] == ':' && s[j+1] >= '0' && s[j+1] <= '9' {
+			return true
+		}
+		for j < len(s) && (s[j] == ' ' || s[j] == '.') && j-i < 3 {
+			j++
+		}
+		if j+1 < len(s) && (s[j]|0x20 == 'a' || s[j]|0x20 == 'p') && (s[j+1]|0x20 == 'm' || s[j+1] == '.' && j+2 < len(s) && s[j+2]|0x20 == 'm') {
+			return true
+		}
+	}
+	return false
 }
 
 // dayMonthAbbr maps the names of days and months to their usual short forms: "Thursday" is

@@ -318,3 +318,13 @@ func TestSnap_WrappedFieldLabel(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_InvalidMatchFailsFirst: a match that is not first, last or a number fails the
+// same way whatever path the description would take (here "the Nth item's X").
+func TestResolve_InvalidMatchFailsFirst(t *testing.T) {
+	_, s := snapFixture(t, "tables.html")
+	_, err := Resolve(s, Query{Description: "the SKU of the third line", Intent: IntentRead, Match: "middle"})
+	if !errs.Is(err, errs.TargetNotFound) || !strings.Contains(err.Error(), "middle") {
+		t.Fatalf("match %q: got %v, want target_not_found naming it", "middle", err)
+	}
+}
