@@ -42,28 +42,23 @@ func snapExpr(doc string, gen int) string {
 func Snap(ctx context.Context, page *rod.Page) (*Snapshot, error) {
 	key := baseKey(page)
 	base := snapBases.get(key)
-	for try := 0; ; try++ {
-		var doc string
-		var gen int
-		if base != nil {
-			doc, gen = base.doc, base.gen
-		}
-		msg, err := snapWire(ctx, page, doc, gen)
-		if err != nil {
-			return nil, fmt.Errorf("snapshot: %w", err)
-		}
-		nb, s, err := readMessage(msg, base)
-		if errors.Is(err, errNoBase) && try == 0 {
-			// The page answered with a difference from a snapshot this process does not hold.
-			base = nil
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("snapshot: decode: %w", err)
-		}
-		snapBases.put(key, nb)
-		return s, nil
+	var doc string
+	var gen int
+	if base != nil {
+		doc, gen = base.doc, base.gen
 	}
+	// The page answers with a difference only from the snapshot of its own document named by
+	// doc and gen, so a difference always has its base here (readMessage checks).
+	msg, err := snapWire(ctx, page, doc, gen)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: %w", err)
+	}
+	nb, s, err := readMessage(msg, base)
+	if err != nil {
+		return nil, fmt.Errorf("snapshot: decode: %w", err)
+	}
+	snapBases.put(key, nb)
+	return s, nil
 }
 
 // snapWire returns the page's answer (a message, see readMessage). The snapshot function is
