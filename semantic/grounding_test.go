@@ -355,7 +355,7 @@ func TestGrounding(t *testing.T) {
 						if i == debugTop {
 							break
 						}
-						t.Logf("  %.3f elig=%v %s: %s", cand.Score, cand.eligible, describe(&cand.Element), cand.Why)
+						t.Logf("  %.3f elig=%v %s: %s", cand.Score, cand.eligible, describe(cand.Element), cand.Why)
 					}
 				}
 			}

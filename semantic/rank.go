@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,7 +199,10 @@ func Rank(s *Snapshot, q Query) []Candidate {
 }
 
 type scored struct {
-	Candidate
+	// Element points into the snapshot: a scored is copied and sorted often, an Element is large.
+	Element  *Element
+	Score    float64
+	Why      string
 	text     float64
 	eligible bool
 	reason   string // why not eligible
@@ -208,6 +212,11 @@ type scored struct {
 	// collection marks a heading that names a collection of what is asked for ("Hotels" for
 	// "the hotel confirmation number"): the text after it is not a value it labels.
 	collection bool
+}
+
+// candidate is c as the API shows it.
+func (c *scored) candidate() Candidate {
+	return Candidate{Element: *c.Element, Score: c.Score, Why: c.Why}
 }
 
 func intentOf(q Query, p *Parsed) Intent {
@@ -221,7 +230,7 @@ func rank(s *Snapshot, q Query, p *Parsed) []Candidate {
 	sc := rankScored(s, q, p)
 	out := make([]Candidate, len(sc))
 	for i := range sc {
-		out[i] = sc[i].Candidate
+		out[i] = sc[i].candidate()
 	}
 	return out
 }
@@ -231,33 +240,77 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	ps := prepare(s)
 	qs := newQueryText(p)
 	qs.weigh(ps, s.Title)
-	var all []scored
-	for i := range ps {
-		c, ok := score(&ps[i], p, qs, intent)
-		if ok {
-			all = append(all, c)
-		}
-	}
+	all := scoreAll(ps, p, qs, intent)
 	all = relate(s, ps, p, qs, intent, all)
-	// Sort pointers (a scored is large), then lay the result out in that order.
-	order := make([]*scored, len(all))
-	for i := range all {
-		order[i] = &all[i]
-	}
-	sort.SliceStable(order, func(i, j int) bool {
-		if order[i].eligible != order[j].eligible {
-			return order[i].eligible
-		}
-		return order[i].Score > order[j].Score
-	})
 	if len(all) == 0 {
 		return nil
 	}
+	// Sort indexes (a scored is large), then lay the result out in that order.
+	order := make([]int32, len(all))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := &all[order[i]], &all[order[j]]
+		if a.eligible != b.eligible {
+			return a.eligible
+		}
+		return a.Score > b.Score
+	})
 	out := make([]scored, len(all))
-	for i, c := range order {
-		out[i] = *c
+	for i, k := range order {
+		out[i] = all[k]
 	}
 	return out
+}
+
+// parallelScoreMin is the page size from which scoreAll splits the elements between CPUs: on a
+// 2,000-element page scoring is most of a resolution, and a node waits for it.
+const parallelScoreMin = 1024
+
+// scoreAll scores every element, in document order (ties keep it). Scoring reads the prepared
+// snapshot and the query only, so large pages are scored in chunks at once.
+func scoreAll(ps []prepared, p *Parsed, qs *queryText, intent Intent) []scored {
+	n := min(runtime.GOMAXPROCS(0), 4)
+	if len(ps) < parallelScoreMin {
+		n = 1
+	}
+	return scoreIn(n, ps, p, qs, intent)
+}
+
+// scoreIn is scoreAll in n chunks at once.
+func scoreIn(n int, ps []prepared, p *Parsed, qs *queryText, intent Intent) []scored {
+	chunk := func(lo, hi int) []scored {
+		out := make([]scored, 0, (hi-lo)/4)
+		for i := lo; i < hi; i++ {
+			if c, ok := score(&ps[i], p, qs, intent); ok {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	if n < 2 {
+		return chunk(0, len(ps))
+	}
+	parts := make([][]scored, n)
+	var wg sync.WaitGroup
+	for k := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[k] = chunk(k*len(ps)/n, (k+1)*len(ps)/n)
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for _, pt := range parts {
+		total += len(pt)
+	}
+	all := make([]scored, 0, total)
+	for _, pt := range parts {
+		all = append(all, pt...)
+	}
+	return all
 }
 
 // queryText is the description's text side, normalized and tokenized once.
@@ -913,8 +966,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		why = append(why, "editable")
 	}
 	return scored{
-		Candidate: Candidate{Element: *e, Score: round3(total), Why: strings.Join(why, "; ")},
-		text:      textScore, eligible: eligible, reason: reason, needAnchor: needAnchor, collection: collection,
+		Element: e, Score: round3(total), Why: strings.Join(why, "; "),
+		text: textScore, eligible: eligible, reason: reason, needAnchor: needAnchor, collection: collection,
 	}, true
 }
 

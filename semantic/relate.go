@@ -128,7 +128,7 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored) []sc
 			continue
 		}
 		nc := all[i]
-		nc.Element, nc.Score, nc.Why, nc.eligible = s.Elements[fig], sc, why, true
+		nc.Element, nc.Score, nc.Why, nc.eligible = &s.Elements[fig], sc, why, true
 		all = append(all, nc)
 		at[fig] = len(all) - 1
 	}
@@ -151,7 +151,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			continue
 		}
 		vs := valuesOf(s, ps, c.Element.ID)
-		if len(vs) == 0 || roleFits(&c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
+		if len(vs) == 0 || roleFits(c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
 			continue // "the last product's title" asks for the heading itself
 		}
 		for k, v := range vs {
@@ -176,7 +176,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 				}
 			} else {
 				nc := c
-				nc.Element, nc.Score, nc.Why = *ve, round3(sc), why
+				nc.Element, nc.Score, nc.Why = ve, round3(sc), why
 				nc.eligible = ve.Visible || intent != IntentClick
 				all = append(all, nc)
 				have[v] = len(all) - 1
@@ -211,7 +211,7 @@ func leadLabels(s *Snapshot, intent Intent, all []scored) []scored {
 	}
 	have := indexByID(all)
 	for i := range all {
-		e := &all[i].Element
+		e := all[i].Element
 		lt := strings.TrimSpace(firstOf(e.Text, e.Name))
 		if e.Interactive || e.Editable || !strings.HasSuffix(lt, ":") || e.Parent < 0 || e.Parent >= len(s.Elements) {
 			continue

@@ -156,7 +156,7 @@ func pageHeading(s *Snapshot, q Query, p *Parsed) (Resolution, bool) {
 	if found < 0 {
 		return Resolution{}, false
 	}
-	c := scored{Candidate: Candidate{Element: s.Elements[found], Why: "the page's only top-level heading"}}
+	c := scored{Element: &s.Elements[found], Why: "the page's only top-level heading"}
 	return resolution(c, 0.4, c.Why), true
 }
 
@@ -166,7 +166,7 @@ func roleOnly(p *Parsed) bool {
 }
 
 func resolution(c scored, conf float64, why string) Resolution {
-	return Resolution{Element: c.Element, Confidence: math.Round(conf*100) / 100, By: "heuristic", Why: why}
+	return Resolution{Element: *c.Element, Confidence: math.Round(conf*100) / 100, By: "heuristic", Why: why}
 }
 
 // base maps a score onto 0..1: an exact name plus the right role and intent is about 1.45;
@@ -209,7 +209,7 @@ func ordinalBandOf(s *Snapshot, ok []scored, p *Parsed) []scored {
 		// "the first paragraph" counts paragraphs, not captions that may stand in for one.
 		var exact []scored
 		for _, c := range ok {
-			if roleMatches(&c.Element, p.Roles[0]) {
+			if roleMatches(c.Element, p.Roles[0]) {
 				exact = append(exact, c)
 			}
 		}
@@ -283,7 +283,7 @@ func runnersUp(sc []scored, chosen int) []Candidate {
 		if c.Element.ID == chosen {
 			continue
 		}
-		out = append(out, c.Candidate)
+		out = append(out, c.candidate())
 		if len(out) == 3 {
 			break
 		}
@@ -298,7 +298,7 @@ func list(cs []scored, n int) string {
 			parts = append(parts, fmt.Sprintf("and %d more", len(cs)-n))
 			break
 		}
-		d := describe(&c.Element)
+		d := describe(c.Element)
 		if c.Element.Context != "" {
 			ctx := c.Element.Context
 			if len(ctx) > 40 {
@@ -395,7 +395,7 @@ func notFound(s *Snapshot, q Query, p *Parsed, sc []scored) error {
 func notChrome(cs []scored) []scored {
 	var out []scored
 	for _, c := range cs {
-		if !chrome(&c.Element) {
+		if !chrome(c.Element) {
 			out = append(out, c)
 		}
 	}
@@ -510,7 +510,7 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 			}
 			if l+bonus > bestScore+tieEpsilon {
 				bestScore, bestOf = l+bonus, len(items)
-				best = scored{Candidate: Candidate{Element: *e, Score: round3(l), Why: why}, eligible: true}
+				best = scored{Element: e, Score: round3(l), Why: why, eligible: true}
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 		// rate's price, though only one says "rate".
 		for i := range s.Elements {
 			if e := &s.Elements[i]; e.Visible && alike(e) {
-				add(scored{Candidate: Candidate{Element: *e, Score: top.Score, Why: top.Why}, eligible: true})
+				add(scored{Element: e, Score: top.Score, Why: top.Why, eligible: true})
 			}
 		}
 	}
