@@ -736,6 +736,32 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 	total += roleScore
+	// Something must tie the element to the description. An element of the asked-for role (or
+	// value kind) with none of the words may still be the target of an item whose other element
+	// carries them ("the checkbox for Book dentist", "the price of the JBL headphones"): it
+	// stays only if relate finds such an anchor. (Decided here, before the rest of the scoring
+	// is spent on an element that does not stay: most of a large page.)
+	needAnchor := false
+	if hasText && textScore == 0 && !attrHit {
+		switch {
+		case pe.shape&kindShapes[p.Kind] != 0:
+			// A value of the asked-for shape is a candidate of its own ("the percent change"
+			// on a quote page with one percentage); words on an anchor beside it raise it.
+		case len(p.NameOf) > 0 && e.Role == "heading" && intent != IntentType && intent != IntentClick:
+			// "the article headline": the page's headings are candidates without the word.
+		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
+			needAnchor = !qt.offPage
+		case (e.Role == "cell" || e.Role == "gridcell") && columnSays(pe, qt.words):
+			// "the data retention for Growth": the cell under Growth in the Data retention row.
+			needAnchor = true
+		case qt.head != "" && attrHas(pe, qt.head):
+			// "the delivery status of the kettle": class="status" says what it is; the
+			// kettle is on an element beside it.
+			needAnchor = true
+		default:
+			return scored{}, false
+		}
+	}
 
 	// Value shape.
 	if p.Kind == "price" {
@@ -864,31 +890,6 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 
-	// Something must tie the element to the description. An element of the asked-for role (or
-	// value kind) with none of the words may still be the target of an item whose other element
-	// carries them ("the checkbox for Book dentist", "the price of the JBL headphones"): it
-	// stays only if relate finds such an anchor.
-	needAnchor := false
-	if hasText && textScore == 0 && !attrHit {
-		switch {
-		case pe.shape&kindShapes[p.Kind] != 0:
-			// A value of the asked-for shape is a candidate of its own ("the percent change"
-			// on a quote page with one percentage); words on an anchor beside it raise it.
-		case len(p.NameOf) > 0 && e.Role == "heading" && intent != IntentType && intent != IntentClick:
-			// "the article headline": the page's headings are candidates without the word.
-		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
-			needAnchor = !qt.offPage
-		case (e.Role == "cell" || e.Role == "gridcell") && columnSays(pe, qt.words):
-			// "the data retention for Growth": the cell under Growth in the Data retention row.
-			needAnchor = true
-		case qt.head != "" && attrHas(pe, qt.head):
-			// "the delivery status of the kettle": class="status" says what it is; the
-			// kettle is on an element beside it.
-			needAnchor = true
-		default:
-			return scored{}, false
-		}
-	}
 	if !hasText && !attrHit && !roleOK && len(qt.ctx) == 0 {
 		return scored{}, false
 	}
