@@ -25,16 +25,6 @@ const (
 	roleMismatch  = -0.25
 )
 
-var priceRe = regexp.MustCompile(`(?:[$€£¥₹]\s?\d|\d(?:[.,]\d{2})?\s?(?:€|\$|£|USD|EUR|GBP)\b)`)
-
-// isPrice is priceRe.MatchString with a cheap test first: every match has a currency sign or code.
-func isPrice(s string) bool {
-	if !strings.ContainsAny(s, "$€£¥₹") && !strings.Contains(s, "USD") && !strings.Contains(s, "EUR") && !strings.Contains(s, "GBP") {
-		return false
-	}
-	return priceRe.MatchString(s)
-}
-
 // fieldWeights says how much a match in each element field counts.
 type field struct {
 	name string

@@ -155,7 +155,6 @@ func valueFor(s *Snapshot, i int, kind string) (float64, bool) {
 }
 
 var (
-	moneyRe    = regexp.MustCompile(`(?:[$€£¥₹]\s?(\d[\d.,]*))|(?:(\d[\d.,]*)\s?(?:€|\$|£|zł|kr|USD|EUR|GBP))`)
 	clockTokRe = regexp.MustCompile(`\bt(\d{2})(\d{2})\b`)
 )
 
@@ -163,11 +162,7 @@ var (
 func valueIn(t, kind string) (float64, bool) {
 	switch kind {
 	case "price":
-		m := moneyRe.FindStringSubmatch(t)
-		if m == nil {
-			return 0, false
-		}
-		return parseAmount(m[1] + m[2])
+		return moneyIn(t)
 	case "time":
 		m := clockTokRe.FindStringSubmatch(clockTimes(strings.ToLower(t)))
 		if m == nil {
