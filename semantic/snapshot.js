@@ -567,6 +567,47 @@ function (KEY) {
     d.ariaOn = ha && (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (d.fullRole === 'tab' && el.getAttribute('aria-selected') === 'true'));
   }
 
+  // titleLike reports whether a short text that is not a heading acts as one, as styled divs do
+  // in framework markup (<div class="text-lg font-semibold">Billing</div> over a card's fields):
+  // the first text of its container, something after it, bold or larger than the body text.
+  function titleLike(el, tag, name) {
+    const words = name.split(' ').length;
+    if (name.length > 60 || words > 8 || tag === 'LABEL' || tag === 'LEGEND' || tag === 'CAPTION' || /[:,;*]$|^\(/.test(name) || words > 3 && name.endsWith('.') ||
+      el.hasAttribute('role') || el.hasAttribute('aria-label')) return false;
+    const letters = name.match(/\p{L}/gu);
+    if (!letters || letters.length * 2 < name.replace(/\s/g, '').length) return false; // "6:00 AM", "$12.40"
+    if (el.closest('header,nav,footer,[role=banner],[role=navigation],[role=contentinfo]')) return false; // a logo, a menu's caption
+    for (let p = el.previousElementSibling; p; p = p.previousElementSibling) if (p.textContent.trim()) return false;
+    let follows = false;
+    for (let up = el, k = 0; up && k < 4 && !follows; up = up.parentElement, k++) follows = !!up.nextElementSibling;
+    if (!follows || el.closest('a,button,label,[role=button],[role=link],[role=tab],[role=option],[role=menuitem],td,th,[role=cell],[role=gridcell]')) return false;
+    if (TITLE_CLASS.test(el.getAttribute('class') || '')) return true;
+    const cs = getComputedStyle(el);
+    if (bodyFont === 0) bodyFont = parseFloat(getComputedStyle(document.body).fontSize) || 16;
+    return +cs.fontWeight >= 600 || parseFloat(cs.fontSize) >= 1.12 * bodyFont;
+  }
+  let bodyFont = 0;
+  const firstClass = el => (el.getAttribute('class') || '').trim().split(/\s/, 1)[0];
+  // A heading names the section it is in, never more.
+  const SECTIONS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'HEADER', 'FOOTER', 'FORM', 'FIELDSET', 'DIALOG', 'LI', 'TD', 'TH', 'DETAILS', 'TABLE', 'UL', 'OL']);
+  // Classes that style a title, when the stylesheet that would make it look like one is not
+  // what decides (it may not have loaded): "card-title", Tailwind's "font-semibold".
+  const TITLE_CLASS = /(^|[\s_-])(title|heading|headline|subtitle|font-(semibold|bold|extrabold|black)|fw-(bold|semibold)|text-(lg|xl|[2-4]xl)|h[1-6])($|[\s_-])/i;
+  // headingScope is what a heading names: its parent, or the wrapper it leads (a card whose
+  // header holds the heading), climbing while it is the first element and not one of repeated
+  // look-alike siblings.
+  function headingScope(el) {
+    let up = el;
+    for (let k = 0; k < 3; k++) {
+      const p = up.parentElement;
+      if (!p || p === document.body || p.firstElementChild !== up || SECTIONS.has(p.tagName) || p.hasAttribute('role')) break;
+      const n = p.nextElementSibling;
+      if (n && n.tagName === p.tagName && firstClass(n) === firstClass(p)) break; // an item among look-alikes
+      up = p;
+    }
+    return up.parentNode || up;
+  }
+
   const VISIBLE = {visibilityProperty: true, opacityProperty: true};
   // contextOf is an element's context (null for none): its column header hd, the container
   // labels ctxs in force (innermost last) and the last heading, memoized per walk (ctxs arrays
@@ -789,7 +830,7 @@ function (KEY) {
       };
       rows.push(r);
       emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t);
-      if (isHeading && name) headings.push({text: cap(name, 80), scope: el.parentNode || el});
+      if (name && (isHeading ? true : !interactive && !cell && own && titleLike(el, tag, name))) headings.push({text: cap(name, 80), scope: headingScope(el)});
     }
 
     if (tag === 'SELECT' || tag === 'TEXTAREA') return;
@@ -1001,7 +1042,7 @@ function (KEY) {
       for (let pass = 0; pass < 2; pass++) {
         snapID++; stale = false; volatile = false;
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
-        els = []; rows = []; idCount = new Map(); headings = []; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
+        els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         recEl = []; recK = []; recV = [];
         countIDs(document);
         nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0]; itemOf = new Map(); itemGroups = [0];
