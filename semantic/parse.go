@@ -51,6 +51,9 @@ type Parsed struct {
 	// KindStrict says the Kind is the whole question ("how long ...", "when ..."): an element
 	// of another shape cannot be the answer.
 	KindStrict bool
+	// Question says the description asks for a value ("who is my adjuster?"): a label that
+	// matches it points at the value beside it.
+	Question bool
 	// Verb is the instruction verb stripped from the description ("select", "open"), lower
 	// case: a control named after it ("Select Daniel Kim") is what the instruction acts on.
 	Verb string
@@ -651,6 +654,7 @@ func question(s string, p *Parsed) (string, bool) {
 		return "", false // "how long does it take": nothing says what
 	}
 	p.Intent = IntentRead
+	p.Question = true
 	qk := questionKinds[q]
 	if qk.kind != "" {
 		p.Kind = qk.kind

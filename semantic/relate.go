@@ -21,6 +21,7 @@ import (
 const (
 	labelValueBonus = 0.12  // a value over the label that names it
 	labelPenalty    = 0.15  // a label when reading: its value is the answer
+	echoPenalty     = 0.25  // an answer to a question that only says the question's words
 	leadLabelBonus  = 0.02  // the line a leading label opens, over the label
 	laterValue      = 0.025 // a row header's later cells, against its first
 	anchorWeight    = 0.4   // times the share of the missing words found on an anchor
@@ -39,6 +40,9 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	all = leadLabels(s, intent, all)
 	all = anchors(s, ps, p, qt, all, labelOf)
 	all = labelledOtherwise(s, ps, qt, all)
+	if p.Question {
+		echoes(ps, qt, all)
+	}
 	if intent != IntentRead {
 		handToControl(s, ps, all)
 	}
@@ -53,6 +57,28 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 		}
 	}
 	return out
+}
+
+// echoes lowers the candidates that only repeat the question's words: "what did Priya Shah
+// order?" is not answered by "Priya Shah", nor "which room is chemistry in" by "Chemistry". The
+// answer says something the asker does not know.
+func echoes(ps []prepared, qt *queryText, all []scored) {
+	for i := range all {
+		if toks := ps[all[i].Element.ID].toks[0]; len(toks) > 0 && allIn(toks, qt.all) {
+			all[i].Score = round3(all[i].Score - echoPenalty)
+			all[i].Why += "; only repeats the question"
+		}
+	}
+}
+
+// allIn reports whether every token of toks is in set or a stop word.
+func allIn(toks, set []string) bool {
+	for _, t := range toks {
+		if !stopWords[t] && !contains(set, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // handToControl gives a control the score of the plain element that only wraps it (a table
@@ -151,6 +177,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			continue
 		}
 		vs := valuesOf(s, ps, c.Element.ID)
+		if len(vs) == 0 && p.Question {
+			if v := keyValueOf(s, ps, c.Element.ID); v >= 0 {
+				vs = []int{v}
+			}
+		}
 		if len(vs) == 0 || roleFits(c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
 			continue // "the last product's title" asks for the heading itself
 		}
@@ -305,6 +336,82 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	return -1
 }
 
+// columnAbove returns the header of the column an element of a repeated row sits in when the
+// page lays its grid out with divs (no table, no column roles): the nearest leaf text above it
+// that overlaps it across and is not in a row of its list; -1 for none, or when the nearest such
+// text is no header (long, without a letter, or not in a line of several such).
+func columnAbove(s *Snapshot, ps []prepared, c int) int {
+	ce := &s.Elements[c]
+	b := ce.Box
+	if b.W <= 0 || b.H <= 0 {
+		return -1
+	}
+	list := itemList(ce.ItemKind)
+	for a, n := c-1, 0; a >= 0 && n < 400; a, n = a-1, n+1 {
+		e := &s.Elements[a]
+		if e.Item != 0 && itemList(e.ItemKind) == list || ps[a].descendants > 0 || !e.Visible || e.Box.W <= 0 {
+			continue // an earlier row, a wrapper, nothing to see
+		}
+		h := e.Box
+		if h.Y+h.H > b.Y+1 {
+			continue // not above
+		}
+		if ov := min(h.X+h.W, b.X+b.W) - max(h.X, b.X); ov < 0.5*min(h.W, b.W) {
+			continue // another column
+		}
+		if !headerText(e) || headerRow(s, ps, a) < 3 {
+			return -1
+		}
+		return a
+	}
+	return -1
+}
+
+// headerText reports whether e reads like a column header: short, with a letter.
+func headerText(e *Element) bool {
+	t := strings.TrimSpace(firstOf(e.Text, e.Name))
+	return t != "" && len([]rune(t)) <= 30 && hasLetter(t)
+}
+
+// headerRow counts the header-like leaf texts on the line of element h (h too), near it in
+// document order: a grid's header row has several.
+func headerRow(s *Snapshot, ps []prepared, h int) int {
+	y, n := s.Elements[h].Box.Y, 0
+	for a := max(0, h-30); a < min(len(s.Elements), h+30); a++ {
+		e := &s.Elements[a]
+		if ps[a].descendants == 0 && e.Visible && math.Abs(e.Box.Y-y) <= 3 && headerText(e) {
+			n++
+		}
+	}
+	return n
+}
+
+// keyValueOf returns the value a key labels in a key/value display as framework markup writes
+// it, without a colon, a dt or a figure to say so (<div><div class="_s">Adjuster</div><div
+// class="_v">Renee Kowalczyk</div><a>call</a></div>, one of a list of such), or -1: a short
+// wordy key that opens a small repeated container, and the text right after it. Only a question asks for what a key labels:
+// "the Blue mug" is the card's title, not its description.
+func keyValueOf(s *Snapshot, ps []prepared, l int) int {
+	e := &s.Elements[l]
+	it := e.Item
+	if e.Interactive || e.Editable || it == 0 || ps[l].descendants > 0 || l > 0 && s.Elements[l-1].Item == it ||
+		l+4 < len(s.Elements) && s.Elements[l+4].Item == it {
+		return -1 // not the first of a small repeated container's elements
+	}
+	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	if lt == "" || len([]rune(lt)) > 30 || hasDigit(lt) {
+		return -1
+	}
+	v := l + 1
+	if v >= len(s.Elements) || s.Elements[v].Item != it || s.Elements[v].Parent != e.Parent || s.Elements[v].Interactive || s.Elements[v].Editable {
+		return -1
+	}
+	if vt := strings.TrimSpace(firstOf(s.Elements[v].Text, s.Elements[v].Name)); vt == "" || len([]rune(vt)) > 80 {
+		return -1
+	}
+	return v
+}
+
 // pairItem reports whether elements l and v are a key and its value alone in one repeated
 // container ("<div class=field><span>Reporter</span><span>Wen Zhou</span></div>", one of a
 // list of such fields): a short wordy key, then the value, and nothing else in the item.
@@ -428,12 +535,19 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		if l, ok := labelOf[c]; ok {
 			own |= mask(l) // a value carries its label's words
 		}
+		col := ps[c].col
+		if !isCell && ce.Item != 0 {
+			// A grid of divs: the header above the value's column says what it is.
+			if h := columnAbove(s, ps, c); h >= 0 {
+				col, isCell = ps[h].toks[0], true
+			}
+		}
 		if isCell {
 			// A cell carries its column header's words: "the email of Tom Okafor" is the cell
 			// under Email in Tom Okafor's row.
 			var colMask uint64
 			for b, w := range words {
-				if contains(ps[c].col, w) {
+				if contains(col, w) {
 					colMask |= 1 << b
 				}
 			}
