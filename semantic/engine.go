@@ -59,6 +59,25 @@ func (g *Engine) maxCandidates() int {
 	return defaultMaxCandidates
 }
 
+// gateConfidence is how sure the heuristic's answer is for deciding whether to ask the model:
+// its confidence, less up to unexplainedWeight for the description's words nothing around the
+// answer carries, and halved when a click or a keystroke would land on an element that does not
+// take it (the words named a label, and the control is elsewhere).
+func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
+	c := res.Confidence * (1 - unexplainedWeight*unexplained(s, p, res.Element.ID))
+	switch e := &res.Element; intentOf(q, p) {
+	case IntentClick:
+		if !e.Interactive && !e.Editable {
+			c /= 2
+		}
+	case IntentType:
+		if !e.Editable && e.Role != "combobox" {
+			c /= 2
+		}
+	}
+	return c
+}
+
 // Resolve finds the element of s that q describes: a cached resolution that still holds on s,
 // else the heuristic's, else (when the heuristic is unsure or finds nothing and a model is
 // configured) the model's choice among the heuristic's candidates. A model that fails, times
@@ -77,7 +96,7 @@ func (g *Engine) Resolve(ctx context.Context, s *Snapshot, q Query) (Resolution,
 	}
 	p := Parse(q.Description)
 	res, herr := Resolve(s, q)
-	if herr == nil && (g.LLM == nil || res.Confidence >= g.llmBelow() && res.Confidence*(1-unexplainedWeight*unexplained(s, &p, res.Element.ID)) >= g.llmBelow()) {
+	if herr == nil && (g.LLM == nil || res.Confidence >= g.llmBelow() && gateConfidence(s, q, &p, res) >= g.llmBelow()) {
 		g.remember(key, s, q, res)
 		return res, nil
 	}
