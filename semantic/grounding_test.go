@@ -33,8 +33,9 @@ import (
 // estimate. TestGrounding logs only the tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the
 // others). (Sessions 1 and 2 held out a third of the first 82 pages by a hash of their name;
 // session 3 opened those for tuning and held out a fresh set instead; session 4 opened that set
-// (x01-x30) and held out a third, y01-y30, written to look like production markup: see
-// docs/PERFORMANCE.md.)
+// (x01-x30) and held out a third, y01-y30, written to look like production markup; session 5
+// measured a fourth, z01-z20, production markup too, before any rule was written from it (58.4 %
+// on its first run, as y's 60.3 %) and then opened it for tuning: see docs/PERFORMANCE.md.)
 //
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
@@ -484,11 +485,11 @@ func TestGrounding(t *testing.T) {
 	// docs/PERFORMANCE.md for where it stands. These floors only catch regressions.) The
 	// held-out part has its own, lower floors: a change tuned on the tuning pages must not buy
 	// its gain there with a loss on pages nobody tuned for.
-	if ht.pct() < 71 || tt.pct() < 78 {
-		t.Errorf("tuning pages: heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (71%%, 78%%)", ht.pct(), tt.pct())
+	if ht.pct() < 68 || tt.pct() < 75 {
+		t.Errorf("tuning pages: heuristic top-1 %.1f%% accepted, %.1f%% any confidence: below the floors (68%%, 75%%)", ht.pct(), tt.pct())
 	}
-	if lt.pct() < 91 {
-		t.Errorf("tuning pages: heuristic+LLM top-1 %.1f%% < 91%%", lt.pct())
+	if lt.pct() < 92 {
+		t.Errorf("tuning pages: heuristic+LLM top-1 %.1f%% < 92%%", lt.pct())
 	}
 	if th.n > 0 && (th.pct() < 57 || lh.pct() < 78) {
 		t.Errorf("held-out pages: heuristic top-1 %.1f%%, heuristic+LLM %.1f%%: below the floors (57%%, 78%%)", th.pct(), lh.pct())
