@@ -99,6 +99,9 @@ type prepared struct {
 	// col is the first part of the element's context, stemmed: a cell's column header, or the
 	// label of the group it is in ("Total", "Status"); nil when that part names a table.
 	col []string
+	// gridHead is 1 + the header above the element's column in a grid of divs (see
+	// gridColumns), whose words col then has; 0 for none.
+	gridHead int
 	// lead is the text that labels the element inside its parent's text ("Boarding closes"
 	// before <span>07:15</span>), normalized, its stemmed tokens and those joined (see leadOf).
 	lead       string
@@ -177,6 +180,7 @@ func prepareNow(s *Snapshot) []prepared {
 			ps[a].descendants++
 		}
 	}
+	gridColumns(s, ps)
 	return ps
 }
 
@@ -741,7 +745,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// "the article headline": the page's headings are candidates without the word.
 		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
 			needAnchor = !qt.offPage
-		case (e.Role == "cell" || e.Role == "gridcell") && columnSays(pe, qt.words):
+		case (e.Role == "cell" || e.Role == "gridcell" || pe.gridHead > 0) && columnSays(pe, qt.words):
 			// "the data retention for Growth": the cell under Growth in the Data retention row.
 			needAnchor = true
 		case qt.head != "" && attrHas(pe, qt.head):

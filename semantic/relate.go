@@ -336,56 +336,6 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	return -1
 }
 
-// columnAbove returns the header of the column an element of a repeated row sits in when the
-// page lays its grid out with divs (no table, no column roles): the nearest leaf text above it
-// that overlaps it across and is not in a row of its list; -1 for none, or when the nearest such
-// text is no header (long, without a letter, or not in a line of several such).
-func columnAbove(s *Snapshot, ps []prepared, c int) int {
-	ce := &s.Elements[c]
-	b := ce.Box
-	if b.W <= 0 || b.H <= 0 {
-		return -1
-	}
-	list := itemList(ce.ItemKind)
-	for a, n := c-1, 0; a >= 0 && n < 400; a, n = a-1, n+1 {
-		e := &s.Elements[a]
-		if e.Item != 0 && itemList(e.ItemKind) == list || ps[a].descendants > 0 || !e.Visible || e.Box.W <= 0 {
-			continue // an earlier row, a wrapper, nothing to see
-		}
-		h := e.Box
-		if h.Y+h.H > b.Y+1 {
-			continue // not above
-		}
-		if ov := min(h.X+h.W, b.X+b.W) - max(h.X, b.X); ov < 0.5*min(h.W, b.W) {
-			continue // another column
-		}
-		if !headerText(e) || headerRow(s, ps, a) < 3 {
-			return -1
-		}
-		return a
-	}
-	return -1
-}
-
-// headerText reports whether e reads like a column header: short, with a letter.
-func headerText(e *Element) bool {
-	t := strings.TrimSpace(firstOf(e.Text, e.Name))
-	return t != "" && len([]rune(t)) <= 30 && hasLetter(t)
-}
-
-// headerRow counts the header-like leaf texts on the line of element h (h too), near it in
-// document order: a grid's header row has several.
-func headerRow(s *Snapshot, ps []prepared, h int) int {
-	y, n := s.Elements[h].Box.Y, 0
-	for a := max(0, h-30); a < min(len(s.Elements), h+30); a++ {
-		e := &s.Elements[a]
-		if ps[a].descendants == 0 && e.Visible && math.Abs(e.Box.Y-y) <= 3 && headerText(e) {
-			n++
-		}
-	}
-	return n
-}
-
 // keyValueOf returns the value a key labels in a key/value display as framework markup writes
 // it, without a colon, a dt or a figure to say so (<div><div class="_s">Adjuster</div><div
 // class="_v">Renee Kowalczyk</div><a>call</a></div>, one of a list of such), or -1: a short
@@ -529,19 +479,13 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
-		isCell := ce.Role == "cell" || ce.Role == "gridcell"
+		isCell := ce.Role == "cell" || ce.Role == "gridcell" || ps[c].gridHead > 0
 		colHit := false
 		own := mask(c)
 		if l, ok := labelOf[c]; ok {
 			own |= mask(l) // a value carries its label's words
 		}
-		col := ps[c].col
-		if !isCell && ce.Item != 0 {
-			// A grid of divs: the header above the value's column says what it is.
-			if h := columnAbove(s, ps, c); h >= 0 {
-				col, isCell = ps[h].toks[0], true
-			}
-		}
+		col, colHead := ps[c].col, ps[c].gridHead-1
 		if isCell {
 			// A cell carries its column header's words: "the email of Tom Okafor" is the cell
 			// under Email in Tom Okafor's row.
@@ -566,10 +510,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 					own |= extra
 					if own == full {
 						// Where the row and the column meet: above the row's key, which
-						// lacks the column's words.
+						// lacks the column's words, and a grid's column header.
 						sc := all[i].Score + 0.25
-						if j, ok := at[k]; ok {
-							sc = max(sc, all[j].Score+0.1)
+						for _, rc := range []int{k, colHead} {
+							if j, ok := at[rc]; ok {
+								sc = max(sc, all[j].Score+0.1)
+							}
 						}
 						all[i].Score = round3(sc)
 					}

@@ -328,3 +328,17 @@ func TestResolve_InvalidMatchFailsFirst(t *testing.T) {
 		t.Fatalf("match %q: got %v, want target_not_found naming it", "middle", err)
 	}
 }
+
+// TestResolve_FrameworkMarkup: production markup says what things are by styling divs, not by
+// headings, tables or labels: a bold title over each card, keys and values side by side, a grid
+// of divs under a header row.
+func TestResolve_FrameworkMarkup(t *testing.T) {
+	runResolveCases(t, "framework.html", []resolveCase{
+		{"mark the history homework as done", IntentClick, "", "hw-his"},
+		{"tick off the chemistry homework", IntentClick, "", "hw-che"},
+		{"who is my adjuster?", IntentRead, "", "adj"},
+		{"what's the repair shop", IntentRead, "", "shop"},
+		{"the commit of the renovate pipeline", IntentRead, "", "c2"},
+		{"the duration of nightly-e2e", IntentRead, "", "d3"},
+	})
+}

@@ -587,25 +587,23 @@ function (KEY) {
     return +cs.fontWeight >= 600 || parseFloat(cs.fontSize) >= 1.12 * bodyFont;
   }
   let bodyFont = 0;
-  const firstClass = el => (el.getAttribute('class') || '').trim().split(/\s/, 1)[0];
   // A heading names the section it is in, never more.
   const SECTIONS = new Set(['SECTION', 'ARTICLE', 'ASIDE', 'NAV', 'MAIN', 'HEADER', 'FOOTER', 'FORM', 'FIELDSET', 'DIALOG', 'LI', 'TD', 'TH', 'DETAILS', 'TABLE', 'UL', 'OL']);
   // Classes that style a title, when the stylesheet that would make it look like one is not
   // what decides (it may not have loaded): "card-title", Tailwind's "font-semibold".
   const TITLE_CLASS = /(^|[\s_-])(title|heading|headline|subtitle|font-(semibold|bold|extrabold|black)|fw-(bold|semibold)|text-(lg|xl|[2-4]xl)|h[1-6])($|[\s_-])/i;
-  // headingScope is what a heading names: its parent, or the wrapper it leads (a card whose
-  // header holds the heading), climbing while it is the first element and not one of repeated
-  // look-alike siblings.
+  // headingScope is what a heading names: its parent, or, when that parent is only a header bar
+  // (the heading and a few actions) that opens a bigger container, that container (a card whose
+  // header holds its title); never more than the section it is in.
   function headingScope(el) {
-    let up = el;
-    for (let k = 0; k < 3; k++) {
-      const p = up.parentElement;
-      if (!p || p === document.body || p.firstElementChild !== up || SECTIONS.has(p.tagName) || p.hasAttribute('role')) break;
-      const n = p.nextElementSibling;
-      if (n && n.tagName === p.tagName && firstClass(n) === firstClass(p)) break; // an item among look-alikes
-      up = p;
+    let c = el.parentNode;
+    for (let k = 0; k < 3 && c && c.nodeType === 1; k++) {
+      const p = c.parentElement;
+      if (!p || p === document.body || SECTIONS.has(c.tagName) || c.hasAttribute('role') || p.firstElementChild !== c || !c.nextElementSibling ||
+        c.childElementCount > 3 || c.textContent.length > el.textContent.length + 40) break;
+      c = p;
     }
-    return up.parentNode || up;
+    return c || el;
   }
 
   const VISIBLE = {visibilityProperty: true, opacityProperty: true};

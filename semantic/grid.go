@@ -1,0 +1,82 @@
+package semantic
+
+import (
+	"math"
+	"strings"
+)
+
+// gridColumns gives the elements of a grid laid out with divs (rows repeated, no table, no
+// column roles) the words of the header above their column, as a table cell has its column
+// header's: "the commit of the renovate pipeline" is the text under Commit in renovate's row.
+// A grid's header is a line of at least three short texts, none a control, just above its
+// first row; an element takes the header it overlaps across (over what its context's first part
+// said: a grid's column says more than the section it is in).
+func gridColumns(s *Snapshot, ps []prepared) {
+	var heads map[string][]int
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if e.Item == 0 || e.Role == "cell" || e.Role == "gridcell" || ps[i].descendants > 0 || e.Box.W <= 0 {
+			continue
+		}
+		list := itemList(e.ItemKind)
+		if heads == nil {
+			heads = map[string][]int{}
+		}
+		hs, ok := heads[list]
+		if !ok {
+			hs = headerLine(s, ps, i, list)
+			heads[list] = hs
+		}
+		for _, h := range hs {
+			if overlapsAcross(s.Elements[h].Box, e.Box) {
+				ps[i].col, ps[i].gridHead = ps[h].toks[0], h+1
+				break
+			}
+		}
+	}
+}
+
+// headerLine returns the header texts of the grid whose first row element first is in, or nil:
+// the leaf texts on the line of the nearest leaf above first that is not in a row of list.
+func headerLine(s *Snapshot, ps []prepared, first int, list string) []int {
+	top := s.Elements[first].Box.Y
+	for a, n := first-1, 0; a >= 0 && n < 400; a, n = a-1, n+1 {
+		e := &s.Elements[a]
+		if e.Item != 0 && itemList(e.ItemKind) == list || ps[a].descendants > 0 || !e.Visible || e.Box.W <= 0 {
+			continue // an earlier row, a wrapper, nothing to see
+		}
+		if e.Box.Y+e.Box.H > top+1 {
+			continue // not above
+		}
+		if top-(e.Box.Y+e.Box.H) > 60 || !headerText(e) {
+			return nil
+		}
+		var line []int
+		for b := max(0, a-30); b < min(len(s.Elements), a+30); b++ {
+			h := &s.Elements[b]
+			if ps[b].descendants == 0 && h.Visible && math.Abs(h.Box.Y-e.Box.Y) <= 3 && (h.Item == 0 || itemList(h.ItemKind) != list) {
+				if !headerText(h) {
+					return nil
+				}
+				line = append(line, b)
+			}
+		}
+		if len(line) < 3 || len(line) > 16 {
+			return nil
+		}
+		return line
+	}
+	return nil
+}
+
+// headerText reports whether e reads like a column header: short text with a letter, not a
+// control.
+func headerText(e *Element) bool {
+	t := strings.TrimSpace(firstOf(e.Text, e.Name))
+	return !e.Interactive && t != "" && len([]rune(t)) <= 30 && hasLetter(t)
+}
+
+// overlapsAcross reports whether boxes a and b share at least half the narrower one's width.
+func overlapsAcross(a, b Box) bool {
+	return min(a.X+a.W, b.X+b.W)-max(a.X, b.X) >= 0.5*min(a.W, b.W)
+}
