@@ -38,11 +38,14 @@ type Engine struct {
 // confidence x (1 - 0.5 x unexplained share); session 4).
 const unexplainedWeight = 0.5
 
+// defaultLLMBelow is the confidence below which the heuristic's answer goes to the model.
+const defaultLLMBelow = 0.6
+
 func (g *Engine) llmBelow() float64 {
 	if g.LLMBelow > 0 {
 		return g.LLMBelow
 	}
-	return 0.6
+	return defaultLLMBelow
 }
 
 func (g *Engine) llmTimeout() time.Duration {

@@ -221,3 +221,30 @@ func TestEngine_AmbiguityGoesToTheModelOnlyWhenTheDescriptionSaysMore(t *testing
 		t.Fatalf("got %+v after %d calls, want the model's #b2 after 1", res, len(srv.Calls()))
 	}
 }
+
+// TestEngine_ClickOnALabelGoesToTheModel: a click the heuristic would land, however surely, on
+// text that takes no click (the words named a person, the control beside them says "Message")
+// goes to the model; reading that text does not.
+func TestEngine_ClickOnALabelGoesToTheModel(t *testing.T) {
+	person := func(id, item int, name string) []Element {
+		kind := "div.card@1"
+		return []Element{
+			{ID: id, Tag: "div", Role: "text", Name: name, Text: name, Visible: true, Enabled: true, Parent: -1, Item: item, ItemKind: kind, Selector: fmt.Sprintf("#n%d", item), Box: Box{Y: float64(40 * item), W: 120, H: 18}},
+			{ID: id + 1, Tag: "button", Role: "button", Name: "Message", Text: "Message", Visible: true, Enabled: true, Interactive: true, Parent: -1, Item: item, ItemKind: kind, Selector: fmt.Sprintf("#m%d", item), Box: Box{X: 200, Y: float64(40 * item), W: 60, H: 18}},
+		}
+	}
+	s := &Snapshot{URL: "https://jobs.example/applicants", Title: "Applicants", Elements: append(person(0, 1, "Ben Okoro"), person(2, 2, "Ada Obi")...)}
+	q := Query{Description: "message Ben Okoro", Intent: IntentClick}
+	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#n1" || h.Confidence < defaultLLMBelow {
+		t.Fatalf("the heuristic alone: %+v, %v; want the text #n1, sure enough not to ask (>= %v)", h, err, defaultLLMBelow)
+	}
+	srv := llmtest.New(t, answer(`{"id": 1}`))
+	g := &Engine{LLM: fastClient(srv)}
+	res, err := g.Resolve(context.Background(), s, q)
+	if err != nil || res.By != "llm" || res.Element.Selector != "#m1" || len(srv.Calls()) != 1 {
+		t.Fatalf("click: %+v, %v after %d calls; want the model's #m1 after 1", res, err, len(srv.Calls()))
+	}
+	if res, err := g.Resolve(context.Background(), s, Query{Description: "Ben Okoro", Intent: IntentRead}); err != nil || res.By != "heuristic" || len(srv.Calls()) != 1 {
+		t.Fatalf("read: %+v, %v after %d calls; want the heuristic's answer and no new call", res, err, len(srv.Calls()))
+	}
+}
