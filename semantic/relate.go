@@ -338,28 +338,47 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 
 // keyValueOf returns the value a key labels in a key/value display as framework markup writes
 // it, without a colon, a dt or a figure to say so (<div><div class="_s">Adjuster</div><div
-// class="_v">Renee Kowalczyk</div><a>call</a></div>, one of a list of such), or -1: a short
-// wordy key that opens a small repeated container, and the text right after it. Only a question asks for what a key labels:
-// "the Blue mug" is the card's title, not its description.
+// class="_v">Renee Kowalczyk</div><a>call</a></div>), or -1: a short wordy key, and the text
+// right after it, both the first of a small repeated container (one of a list of such fields) or
+// laid out as a pair (the value just right of the key on its line, or just under it). Only a
+// question asks for what a key labels: "the Blue mug" is the card's title, not its description.
 func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 	e := &s.Elements[l]
-	it := e.Item
-	if e.Interactive || e.Editable || it == 0 || ps[l].descendants > 0 || l > 0 && s.Elements[l-1].Item == it ||
-		l+4 < len(s.Elements) && s.Elements[l+4].Item == it {
-		return -1 // not the first of a small repeated container's elements
+	v := l + 1
+	if e.Interactive || e.Editable || ps[l].descendants > 0 || v >= len(s.Elements) {
+		return -1
 	}
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
 	if lt == "" || len([]rune(lt)) > 30 || hasDigit(lt) {
 		return -1
 	}
-	v := l + 1
-	if v >= len(s.Elements) || s.Elements[v].Item != it || s.Elements[v].Parent != e.Parent || s.Elements[v].Interactive || s.Elements[v].Editable {
+	ve := &s.Elements[v]
+	if ve.Parent != e.Parent || ve.Interactive || ve.Editable {
 		return -1
 	}
-	if vt := strings.TrimSpace(firstOf(s.Elements[v].Text, s.Elements[v].Name)); vt == "" || len([]rune(vt)) > 80 {
+	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > 80 {
 		return -1
 	}
-	return v
+	if it := e.Item; it != 0 && ve.Item == it && (l == 0 || s.Elements[l-1].Item != it) && (l+4 >= len(s.Elements) || s.Elements[l+4].Item != it) {
+		return v // the first two of a small repeated container's elements
+	}
+	if besideOrUnder(e.Box, ve.Box) {
+		return v
+	}
+	return -1
+}
+
+// besideOrUnder reports whether box v sits just right of box k on its line, or just under it
+// and aligned with it: where a value goes after its key.
+func besideOrUnder(k, v Box) bool {
+	if k.W <= 0 || v.W <= 0 {
+		return false
+	}
+	if gap := v.X - (k.X + k.W); math.Abs(v.Y-k.Y) <= 3 && gap >= 0 && gap <= 40 {
+		return true
+	}
+	gap := v.Y - (k.Y + k.H)
+	return math.Abs(v.X-k.X) <= 3 && gap >= -1 && gap <= 12
 }
 
 // pairItem reports whether elements l and v are a key and its value alone in one repeated

@@ -338,6 +338,8 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"tick off the chemistry homework", IntentClick, "", "hw-che"},
 		{"who is my adjuster?", IntentRead, "", "adj"},
 		{"what's the repair shop", IntentRead, "", "shop"},
+		{"who is the requester?", IntentRead, "", "rq1"},
+		{"what's the subject of the open ticket?", IntentRead, "", "sj1"},
 		{"the commit of the renovate pipeline", IntentRead, "", "c2"},
 		{"the duration of nightly-e2e", IntentRead, "", "d3"},
 	})
