@@ -68,9 +68,19 @@ func reportLatency(b *testing.B, ds []time.Duration) {
 }
 
 // bigPageOpen serves a bigPage of about n elements and opens it in the test Chrome.
-func bigPageOpen(b *testing.B, n int) *rod.Page {
-	dir := b.TempDir()
-	return browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, n))
+func bigPageOpen(tb testing.TB, n int) *rod.Page {
+	dir := tb.TempDir()
+	return browsertest.Page(tb, browsertest.Serve(tb, dir)+"/"+bigPage(tb, dir, n))
+}
+
+// bigSnap opens a bigPage of about n elements and snapshots it.
+func bigSnap(tb testing.TB, n int) (*rod.Page, *Snapshot) {
+	p := bigPageOpen(tb, n)
+	s, err := Snap(context.Background(), p)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return p, s
 }
 
 // timeLoop runs f once per benchmark iteration, timing each call, and reports the percentiles.
@@ -167,12 +177,7 @@ func TestBigPage_Resolves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	dir := t.TempDir()
-	p := browsertest.Page(t, browsertest.Serve(t, dir)+"/"+bigPage(t, dir, 1000))
-	s, err := Snap(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := bigSnap(t, 1000)
 	want := []string{"#email", "#save", "button", "span", "td"}
 	wantText := []string{"", "", "Add to cart", "$2.99", "Customer 57"}
 	for i, q := range benchQueries {

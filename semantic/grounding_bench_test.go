@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/rodeo-run/rodeo/browser/browsertest"
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/llm/llmtest"
 )
@@ -36,12 +35,7 @@ func pctMS(ds []time.Duration, p float64) float64 {
 // preparing the snapshot (what the first resolution on a fresh snapshot pays), "warm" reuses it.
 // The snapshot itself (Chrome) is BenchmarkSnap*'s business.
 func BenchmarkGroundingResolve2000(b *testing.B) {
-	dir := b.TempDir()
-	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 2000))
-	s0, err := Snap(context.Background(), p)
-	if err != nil {
-		b.Fatal(err)
-	}
+	_, s0 := bigSnap(b, 2000)
 	var cold, warm []time.Duration
 	for i := 0; b.Loop(); i++ {
 		q := grounding2000[i%len(grounding2000)]
@@ -62,9 +56,7 @@ func BenchmarkGroundingResolve2000(b *testing.B) {
 
 // BenchmarkGroundingSnapResolve2000 is Snap + Resolve, what a node pays.
 func BenchmarkGroundingSnapResolve2000(b *testing.B) {
-	dir := b.TempDir()
-	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPage(b, dir, 2000))
-	snapResolveLoop(b, p, nil)
+	snapResolveLoop(b, bigPageOpen(b, 2000), nil)
 }
 
 // snapResolveLoop times Snap + Resolve on p once per iteration, after before(i) (not timed; nil
@@ -96,12 +88,7 @@ func TestGroundingPrompt2000(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	dir := t.TempDir()
-	p := browsertest.Page(t, browsertest.Serve(t, dir)+"/"+bigPage(t, dir, 2000))
-	s, err := Snap(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := bigSnap(t, 2000)
 	srv := llmtest.New(t, func(_ int, req llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: `{"id": null}`} })
 	g := &Engine{LLM: llm.New(srv.Config())}
 	maxTok := 0

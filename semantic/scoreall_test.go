@@ -1,11 +1,8 @@
 package semantic
 
 import (
-	"context"
 	"reflect"
 	"testing"
-
-	"github.com/rodeo-run/rodeo/browser/browsertest"
 )
 
 // TestScoreAll_ChunksAgree checks that scoring a large page in chunks at once gives what scoring
@@ -14,12 +11,7 @@ func TestScoreAll_ChunksAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	dir := t.TempDir()
-	pg := browsertest.Page(t, browsertest.Serve(t, dir)+"/"+bigPage(t, dir, 2000))
-	s, err := Snap(context.Background(), pg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, s := bigSnap(t, 2000)
 	ps := prepare(s)
 	for _, q := range grounding2000 {
 		p := Parse(q.Description)
