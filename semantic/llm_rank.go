@@ -27,31 +27,40 @@ Each candidate line is: id, role, "name", then optional facts (text=, placeholde
 Reply with JSON only: {"id": <candidate id>}, or {"id": null} if no candidate fits the description, or if several fit equally and nothing in the description or their facts tells them apart.`
 
 // itemMates returns, up to room, the visible elements fit for intent that share the outermost
-// repeated container (a row, a card) of one of the first top candidates, and are not yet seen.
+// repeated container (a row, a card) of one of the first top candidates, and are not yet seen:
+// per candidate the nearest few in document order, the card's parts before the card itself
+// (the total two lines below the buyer's name, not the whole card's text).
 func itemMates(s *Snapshot, intent Intent, cands []*Element, seen map[int]bool, top, room int) []*Element {
-	if room <= 0 {
-		return nil
-	}
+	const perItem, reach = 5, 40 // a container's elements are contiguous: look this far either side
 	var out []*Element
 	for _, c := range cands[:top] {
+		if room-len(out) <= 0 {
+			break
+		}
 		if c.Item == 0 {
 			continue
 		}
 		it := topItem(s, c.Item)
-		per := 0
-		for i := range s.Elements {
-			e := &s.Elements[i]
-			if seen[i] || e.Item == 0 || !e.Visible || !fitFor(e, intent) || topItem(s, e.Item) != it {
-				continue
-			}
-			seen[i] = true
-			out = append(out, e)
-			if per++; per == 4 || len(out) == room {
-				break
+		var near, wrappers []*Element
+		for d := 1; d <= reach; d++ {
+			for _, i := range []int{c.ID - d, c.ID + d} {
+				if i < 0 || i >= len(s.Elements) || seen[i] {
+					continue
+				}
+				e := &s.Elements[i]
+				if e.Item == 0 || !e.Visible || !fitFor(e, intent) || topItem(s, e.Item) != it {
+					continue
+				}
+				if isAncestor(s, i, c.ID) {
+					wrappers = append(wrappers, e)
+				} else {
+					near = append(near, e)
+				}
 			}
 		}
-		if len(out) == room {
-			break
+		for _, e := range append(near, wrappers...)[:min(perItem, len(near)+len(wrappers), room-len(out))] {
+			seen[e.ID] = true
+			out = append(out, e)
 		}
 	}
 	return out

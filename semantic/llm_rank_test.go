@@ -248,3 +248,43 @@ func TestEngine_ClickOnALabelGoesToTheModel(t *testing.T) {
 		t.Fatalf("read: %+v, %v after %d calls; want the heuristic's answer and no new call", res, err, len(srv.Calls()))
 	}
 }
+
+// TestItemMates: the model is shown the parts of the best candidate's card nearest to it, before
+// the card's own text, and nothing of the other cards: "order total for Lukas Brandt" needs the
+// total two lines under the buyer's name.
+func TestItemMates(t *testing.T) {
+	var els []Element
+	add := func(e Element) int {
+		e.ID, e.Visible, e.Enabled = len(els), true, true
+		els = append(els, e)
+		return e.ID
+	}
+	totals := map[int]int{}
+	for card := 1; card <= 3; card++ {
+		kind := "div.o-card@1"
+		w := add(Element{Role: "listitem", Name: "the whole card", Text: "the whole card", Parent: -1, Item: card, ItemKind: kind})
+		add(Element{Role: "checkbox", Name: "Select order", Interactive: true, Parent: w, Item: card, ItemKind: kind})
+		add(Element{Role: "link", Name: fmt.Sprintf("#%d", 330+card), Interactive: true, Parent: w, Item: card, ItemKind: kind})
+		add(Element{Role: "text", Name: fmt.Sprintf("Buyer %d", card), Text: fmt.Sprintf("Buyer %d", card), Parent: w, Item: card, ItemKind: kind})
+		add(Element{Role: "text", Name: "Walnut board", Text: "Walnut board", Parent: w, Item: card, ItemKind: kind})
+		totals[card] = add(Element{Role: "text", Name: "£64.00", Text: "£64.00", Parent: w, Item: card, ItemKind: kind})
+		for _, b := range []string{"Message buyer", "Print label", "Mark shipped", "More actions"} {
+			add(Element{Role: "button", Name: b, Interactive: true, Parent: w, Item: card, ItemKind: kind})
+		}
+	}
+	s := &Snapshot{Elements: els}
+	buyer := &s.Elements[totals[2]-2]
+	got := itemMates(s, IntentRead, []*Element{buyer}, map[int]bool{buyer.ID: true}, 1, 10)
+	pos := map[int]int{}
+	for i, e := range got {
+		pos[e.ID] = i
+		if e.Item != 2 {
+			t.Errorf("mate %q of card %d, want card 2's only", e.Name, e.Item)
+		}
+	}
+	tot, okT := pos[totals[2]]
+	wrap, okW := pos[totals[2]-5]
+	if !okT || okW && wrap < tot {
+		t.Errorf("mates %v: want card 2's total, before the card itself", got)
+	}
+}
