@@ -65,7 +65,8 @@ func (g *Engine) maxCandidates() int {
 // gateConfidence is how sure the heuristic's answer is for deciding whether to ask the model:
 // its confidence, less up to unexplainedWeight for the description's words nothing around the
 // answer carries, and halved when a click or a keystroke would land on an element that does not
-// take it (the words named a label, and the control is elsewhere).
+// take it (the words named a label, and the control is elsewhere) or when what is read only
+// echoes the description.
 func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 	c := res.Confidence * (1 - unexplainedWeight*unexplained(s, p, res.Element.ID))
 	switch e := &res.Element; intentOf(q, p) {
@@ -77,8 +78,20 @@ func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 		if !e.Editable && e.Role != "combobox" {
 			c /= 2
 		}
+	case IntentRead:
+		if echoOf(e, q.Description) {
+			c /= 2
+		}
 	}
 	return c
+}
+
+// echoOf reports whether an element read for a description says only some of its words: "Status"
+// for "the status of the dishwasher request", "Non-refundable" for "the non-refundable price":
+// most likely a label, and the value is beside it.
+func echoOf(e *Element, description string) bool {
+	toks, words := tokens(normalize(firstOf(e.Name, e.Text))), tokens(normalize(description))
+	return len(toks) > 0 && allIn(toks, words) && !allIn(words, toks) // fewer words than asked: "Ben Okoro" read as "Ben Okoro" is no echo
 }
 
 // Resolve finds the element of s that q describes: a cached resolution that still holds on s,

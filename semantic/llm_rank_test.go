@@ -288,3 +288,35 @@ func TestItemMates(t *testing.T) {
 		t.Errorf("mates %v: want card 2's total, before the card itself", got)
 	}
 }
+
+// TestGateConfidence: what the model's gate halves (a click or typing on an element that takes
+// neither, a read that only echoes the description) and what it leaves.
+func TestGateConfidence(t *testing.T) {
+	text := func(name string) Element { return Element{Role: "text", Name: name, Text: name, Visible: true} }
+	button := Element{Role: "button", Name: "Message", Interactive: true, Visible: true, Enabled: true}
+	field := Element{Role: "textbox", Name: "Notes", Editable: true, Interactive: true, Visible: true, Enabled: true}
+	for _, c := range []struct {
+		desc   string
+		intent Intent
+		el     Element
+		halved bool
+	}{
+		{"message Ben Okoro", IntentClick, text("Ben Okoro"), true},
+		{"message Ben Okoro", IntentClick, button, false},
+		{"add a note", IntentType, text("Notes"), true},
+		{"add a note", IntentType, field, false},
+		{"the status of the dishwasher request", IntentRead, text("Status"), true},
+		{"the non-refundable price", IntentRead, text("Non-refundable"), true},
+		{"the status of the dishwasher request", IntentRead, text("Scheduled"), false},
+		{"the non-refundable price", IntentRead, text("$246"), false},
+		{"Ben Okoro", IntentRead, text("Ben Okoro"), false},
+	} {
+		p := Parse(c.desc)
+		s := &Snapshot{Elements: []Element{c.el}}
+		got := gateConfidence(s, Query{Description: c.desc, Intent: c.intent}, &p, Resolution{Element: c.el, Confidence: 1})
+		base := 1 - unexplainedWeight*unexplained(s, &p, 0) // what the gate takes off for words nothing carries
+		if halved := got < base*0.75; halved != c.halved {
+			t.Errorf("%q (%v) on %s %q: gate confidence %.2f, halved %v, want %v", c.desc, c.intent, c.el.Role, c.el.Name, got, halved, c.halved)
+		}
+	}
+}
