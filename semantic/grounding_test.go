@@ -358,6 +358,8 @@ func TestGrounding(t *testing.T) {
 						}
 						t.Logf("  %.3f elig=%v %s: %s", cand.Score, cand.eligible, describe(cand.Element), cand.Why)
 					}
+					res, err := Resolve(gp.snap, q)
+					t.Logf("  resolved: %s (conf %.2f) %s; err %v", describe(&res.Element), res.Confidence, res.Why, err)
 				}
 			}
 		}

@@ -312,7 +312,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	v := &s.Elements[end]
-	if v.Parent != e.Parent || v.Interactive || v.Editable {
+	if v.Parent != e.Parent || v.Interactive && !valueLink(v) || v.Editable {
 		return -1
 	}
 	vt := strings.TrimSpace(firstOf(v.Text, v.Name))
@@ -353,7 +353,7 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	ve := &s.Elements[v]
-	if ve.Parent != e.Parent || ve.Interactive || ve.Editable {
+	if ve.Parent != e.Parent || ve.Interactive && !valueLink(ve) || ve.Editable {
 		return -1
 	}
 	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > 80 {
@@ -366,6 +366,12 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 		return v
 	}
 	return -1
+}
+
+// valueLink reports whether a link is a value to read as much as a place to go: a phone number
+// or an address to write to ("Phone (503) 555-0142" links to tel:).
+func valueLink(v *Element) bool {
+	return v.Role == "link" && (strings.HasPrefix(v.Href, "tel:") || strings.HasPrefix(v.Href, "mailto:"))
 }
 
 // besideOrUnder reports whether box v sits just right of box k on its line, or just under it

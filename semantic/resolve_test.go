@@ -339,6 +339,7 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"who is my adjuster?", IntentRead, "", "adj"},
 		{"what's the repair shop", IntentRead, "", "shop"},
 		{"who is the requester?", IntentRead, "", "rq1"},
+		{"the claims line", IntentRead, "", "line"},
 		{"what's the subject of the open ticket?", IntentRead, "", "sj1"},
 		{"the commit of the renovate pipeline", IntentRead, "", "c2"},
 		{"the duration of nightly-e2e", IntentRead, "", "d3"},
