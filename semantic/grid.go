@@ -9,7 +9,7 @@ import (
 // column roles) the words of the header above their column, as a table cell has its column
 // header's: "the commit of the renovate pipeline" is the text under Commit in renovate's row.
 // A grid's header is a line of at least three short texts, none a control, just above its
-// first row; an element takes the header it overlaps across (over what its context's first part
+// first row or as its first row; an element takes the header it overlaps across (over what its context's first part
 // said: a grid's column says more than the section it is in).
 func gridColumns(s *Snapshot, ps []prepared) {
 	var heads map[string][]int
@@ -25,7 +25,13 @@ func gridColumns(s *Snapshot, ps []prepared) {
 		hs, ok := heads[list]
 		if !ok {
 			hs = headerLine(s, ps, i, list)
+			if hs == nil {
+				hs = headerRow(s, ps, i)
+			}
 			heads[list] = hs
+		}
+		if len(hs) > 0 && e.Item == s.Elements[hs[0]].Item {
+			continue // the header row itself
 		}
 		for _, h := range hs {
 			if overlapsAcross(s.Elements[h].Box, e.Box) {
@@ -67,6 +73,28 @@ func headerLine(s *Snapshot, ps []prepared, first int, list string) []int {
 		return line
 	}
 	return nil
+}
+
+// headerRow returns the leaves of the row that element first opens when that row is a grid's
+// header written as one of its rows (<div role=row><span>Customer</span><span>Status</span>…):
+// at least three short texts with a letter, none a control, on one line; nil otherwise.
+func headerRow(s *Snapshot, ps []prepared, first int) []int {
+	it := s.Elements[first].Item
+	var line []int
+	for b := first; b < len(s.Elements) && s.Elements[b].Item == it; b++ {
+		h := &s.Elements[b]
+		if ps[b].descendants > 0 {
+			continue
+		}
+		if !headerText(h) || hasDigit(h.Name) || math.Abs(h.Box.Y-s.Elements[first].Box.Y) > 3 && len(line) > 0 && math.Abs(h.Box.Y-s.Elements[line[0]].Box.Y) > 3 {
+			return nil
+		}
+		line = append(line, b)
+	}
+	if len(line) < 3 || len(line) > 16 {
+		return nil
+	}
+	return line
 }
 
 // headerText reports whether e reads like a column header: short text with a letter, not a

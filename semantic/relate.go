@@ -574,12 +574,16 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
-		if own&head == 0 && !roleFits(ce, p) && !colHit {
+		if own&head == 0 && !roleFits(ce, p) {
 			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
 			}
-			continue // the head word is the target's
+			if !colHit {
+				continue // the head word is the target's
+			}
+			// Under a column the description names, but not its head ("Return" for "the
+			// status of Aiden Chow's return"): its row may still be the one asked about.
 		}
 		best, bestGot := 0.0, uint64(0)
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {

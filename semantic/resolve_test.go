@@ -343,5 +343,6 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"what's the subject of the open ticket?", IntentRead, "", "sj1"},
 		{"the commit of the renovate pipeline", IntentRead, "", "c2"},
 		{"the duration of nightly-e2e", IntentRead, "", "d3"},
+		{"status of Aiden Chow's return", IntentRead, "", "st2"},
 	})
 }
