@@ -465,6 +465,19 @@ func TestGrounding(t *testing.T) {
 	t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
 	t.Logf("heuristic top-1 accepted (confidence >= 0.3): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct())
 	t.Logf("heuristic+LLM top-1: tuning %.1f%%, held-out %.1f%%, all %.1f%% (%d/%d); %d model calls", lt.pct(), lh.pct(), la.pct(), la.ok, la.n, llmCalls)
+	// The same cases in the same order: what the model was asked about, by what the heuristic
+	// alone had (a real model may overrule a right answer; the oracle never does).
+	askedRight, askedWrong := 0, 0
+	for i := range withLLM {
+		if withLLM[i].tokens.Calls > 0 {
+			if heur[i].correct {
+				askedRight++
+			} else {
+				askedWrong++
+			}
+		}
+	}
+	t.Logf("cases the model was asked about: %d the heuristic had right, %d it had wrong", askedRight, askedWrong)
 	t.Logf("heuristic+LLM misses: tuning %s; held-out %s", llmMisses(withLLM, false), llmMisses(withLLM, true))
 	t.Logf("prompt tokens per LLM-assisted resolution: mean %.0f, max %d (n=%d)", meanTok, maxTok, len(promptTokens))
 	t.Logf("cache: first run %d model calls, second run %d model calls, second run top-1 %.1f%%", firstCalls, secondCalls, ca.pct())
