@@ -294,12 +294,14 @@ func (a *App) serve(ctx context.Context, args []string) error {
 type serviceFlags struct {
 	codeNodes bool
 	smtpURL   string
+	llmBelow  string
 }
 
 func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
 	fs.BoolVar(&sf.codeNodes, "code-nodes", a.envBool("RODEO_CODE_NODES", true), "allow python and bash nodes (env RODEO_CODE_NODES)")
 	// No env default here: -h prints defaults, and this one holds a password (see services).
 	fs.StringVar(&sf.smtpURL, "smtp-url", "", "send email through smtp://user:pass@host:port or smtps://… (env RODEO_SMTP_URL; sender: ?from= or RODEO_SMTP_FROM); unset keeps mail in the outbox")
+	fs.StringVar(&sf.llmBelow, "llm-below", a.env("RODEO_LLM_BELOW", "0.6"), "with a model configured, the semantic engine asks it when its own confidence is below this: lower saves calls, higher catches more (env RODEO_LLM_BELOW)")
 }
 
 // services builds the runner's services: the store, the model (OPENAI_API_KEY, OPENAI_BASE_URL,
@@ -309,11 +311,15 @@ func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string,
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
+	below, err := strconv.ParseFloat(sf.llmBelow, 64)
+	if err != nil || !(below > 0 && below < 1) {
+		return nil, fmt.Errorf("--llm-below / RODEO_LLM_BELOW: want a confidence between 0 and 1, got %q", sf.llmBelow)
+	}
 	model := llm.New(llm.ConfigFromEnv(a.Getenv))
 	if model != nil {
-		log.Info("language model configured", "model", model.Model())
+		log.Info("language model configured", "model", model.Model(), "asked_below", below)
 	}
-	svc := &scripts.Services{Store: db, LLM: model, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}
+	svc := &scripts.Services{Store: db, LLM: model, LLMBelow: below, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}
 	if sf.smtpURL == "" {
 		sf.smtpURL = a.Getenv("RODEO_SMTP_URL")
 	}

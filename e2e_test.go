@@ -402,6 +402,18 @@ func (e *e2e) testRunCommand(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a model threshold out of range", func(t *testing.T) {
+		file := write("print.json", map[string]any{"goal": "g", "json_output": []map[string]any{{"type": "print", "text": "hi"}}})
+		for _, v := range []string{"1.5", "0", "often"} {
+			code, out, errOut := cli(t, "", "run", file, "--llm-below", v)
+			if code != 2 || strings.TrimSpace(out) != "" || !strings.Contains(errOut, "RODEO_LLM_BELOW") || !strings.Contains(errOut, v) {
+				t.Errorf("--llm-below %s: exit %d, want 2 and a message naming the setting and the value\nstdout: %s\nstderr: %s", v, code, out, errOut)
+			}
+		}
+		if code, out, errOut := cli(t, "", "run", file, "--llm-below", "0.5"); code != 0 {
+			t.Errorf("--llm-below 0.5: exit %d\nstdout: %s\nstderr: %s", code, out, errOut)
+		}
+	})
 	t.Run("malformed JSON", func(t *testing.T) {
 		if code, _, errOut := cli(t, `{"goal":`, "run", "-"); code != 2 {
 			t.Errorf("exit %d, want 2: %s", code, errOut)

@@ -15,6 +15,9 @@ type Services struct {
 	// LLM is the configured model; nil when none is (llm.Client methods then answer
 	// llm_not_configured).
 	LLM *llm.Client
+	// LLMBelow is the semantic engine's confidence below which it asks the model (0: the
+	// engine's default).
+	LLMBelow float64
 	// Mailer sends email; nil means messages go to the store's outbox.
 	Mailer Mailer
 	// CodeNodes allows python and bash nodes (and gpt4's code output). A server-wide switch.

@@ -30,7 +30,7 @@ type target struct {
 // when there are, around the heuristic ranker.
 func engineFor(env *scripts.Env) *semantic.Engine {
 	sv := env.Services()
-	g := &semantic.Engine{LLM: sv.LLM, Account: env.Account}
+	g := &semantic.Engine{LLM: sv.LLM, LLMBelow: sv.LLMBelow, Account: env.Account}
 	if sv.Store != nil {
 		g.Cache = semantic.NewCache(sv.Store)
 	}
