@@ -62,32 +62,35 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 	}
 	ok = ok[k:]
 	top := ok[0]
-	te := &s.Elements[top.Element.ID]
+	te := top.Element
 	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
 	alike := func(e *Element) bool {
 		return e.Role == te.Role && (e.Item != 0 && itemList(e.ItemKind) == itemList(te.ItemKind) || colOf(e) != "" && colOf(e) == colOf(te))
 	}
+	// A value is the element's own or its row's or card's; when the best shows the value itself
+	// (a price, not a rate's name), so do the look-alikes compared, one per row or card.
+	items := itemValues(s, kind)
+	read := func(e *Element) (float64, bool) {
+		if v, found := valueIn(firstOf(e.Text, e.Name), kind); found {
+			return v, true
+		}
+		v, found := items[e.Item]
+		return v, found && e.Item != 0
+	}
+	if _, own := valueIn(firstOf(te.Text, te.Name), kind); own && wide {
+		read = func(e *Element) (float64, bool) { return valueIn(firstOf(e.Text, e.Name), kind) }
+	}
 	var band []scored
 	var vals []float64
 	add := func(c scored) {
-		if v, found := valueFor(s, c.Element.ID, kind); found {
+		if v, found := read(c.Element); found {
 			band = append(band, c)
 			vals = append(vals, v)
 		}
 	}
-	if _, own := valueIn(firstOf(te.Text, te.Name), kind); own && wide {
-		// The best shows the value itself (a price, not a rate's name): so do the look-alikes
-		// compared, one per row or card.
-		add = func(c scored) {
-			if v, found := valueIn(firstOf(c.Element.Text, c.Element.Name), kind); found {
-				band = append(band, c)
-				vals = append(vals, v)
-			}
-		}
-	}
 	if !wide {
 		for _, c := range ok {
-			if c.Score >= top.Score-nearSpan && alike(&s.Elements[c.Element.ID]) {
+			if c.Score >= top.Score-nearSpan && alike(c.Element) {
 				add(c)
 			}
 		}
@@ -134,29 +137,24 @@ func colOf(e *Element) string {
 	return c
 }
 
-// valueFor is element i's price or time of day, or else that of its repeated container (the
-// first one the container shows).
-func valueFor(s *Snapshot, i int, kind string) (float64, bool) {
-	e := &s.Elements[i]
-	if v, ok := valueIn(firstOf(e.Text, e.Name), kind); ok {
-		return v, true
-	}
-	if e.Item == 0 {
-		return 0, false
-	}
-	for j := range s.Elements {
-		if o := &s.Elements[j]; o.Item == e.Item && o.Visible {
-			if v, ok := valueIn(firstOf(o.Text, o.Name), kind); ok {
-				return v, true
-			}
+// itemValues is, per repeated container, the first price or time of day of kind it shows: what
+// a control or a name in it is worth. One pass over the page, not one per look-alike.
+func itemValues(s *Snapshot, kind string) map[int]float64 {
+	out := map[int]float64{}
+	for i := range s.Elements {
+		o := &s.Elements[i]
+		if _, done := out[o.Item]; o.Item == 0 || done || !o.Visible {
+			continue
+		}
+		if v, ok := valueIn(firstOf(o.Text, o.Name), kind); ok {
+			out[o.Item] = v
 		}
 	}
-	return 0, false
+	return out
 }
 
-var (
-	clockTokRe = regexp.MustCompile(`\bt(\d{2})(\d{2})\b`)
-)
+// clockTokRe reads a 24-hour time token of clockTimes ("t1500").
+var clockTokRe = regexp.MustCompile(`\bt(\d{2})(\d{2})\b`)
 
 // valueIn reads the first price ("$1,299.00", "13,99 zł") or time of day ("3pm", "15:00") in t.
 func valueIn(t, kind string) (float64, bool) {
