@@ -9,8 +9,8 @@ import (
 // column roles) the words of the header above their column, as a table cell has its column
 // header's: "the commit of the renovate pipeline" is the text under Commit in renovate's row.
 // A grid's header is a line of at least three short texts, none a control, just above its
-// first row or as its first row; an element takes the header it overlaps across (over what its context's first part
-// said: a grid's column says more than the section it is in).
+// first row or as its first row; an element takes the header it overlaps across (over what its
+// context's first part said: a grid's column says more than the section it is in).
 func gridColumns(s *Snapshot, ps []prepared) {
 	var heads map[string][]int
 	for i := range s.Elements {
@@ -67,10 +67,7 @@ func headerLine(s *Snapshot, ps []prepared, first int, list string) []int {
 				line = append(line, b)
 			}
 		}
-		if len(line) < 3 || len(line) > 16 {
-			return nil
-		}
-		return line
+		return headerSized(line)
 	}
 	return nil
 }
@@ -86,11 +83,16 @@ func headerRow(s *Snapshot, ps []prepared, first int) []int {
 		if ps[b].descendants > 0 {
 			continue
 		}
-		if !headerText(h) || hasDigit(h.Name) || math.Abs(h.Box.Y-s.Elements[first].Box.Y) > 3 && len(line) > 0 && math.Abs(h.Box.Y-s.Elements[line[0]].Box.Y) > 3 {
+		if !headerText(h) || hasDigit(h.Name) || len(line) > 0 && math.Abs(h.Box.Y-s.Elements[line[0]].Box.Y) > 3 {
 			return nil
 		}
 		line = append(line, b)
 	}
+	return headerSized(line)
+}
+
+// headerSized is line when it has as many texts as a header row does (3 to 16), else nil.
+func headerSized(line []int) []int {
 	if len(line) < 3 || len(line) > 16 {
 		return nil
 	}
