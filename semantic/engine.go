@@ -188,27 +188,24 @@ func (s *Snapshot) Related(a, b int) bool {
 }
 
 // saysMore reports whether the description has a word that some of the tied best candidates do
-// not carry in their own text or context: something that may tell them apart.
+// not carry in their own text or context: something that may tell them apart. The ties are
+// Resolve's (tiedWith), over the eligible candidates sc puts first.
 func saysMore(s *Snapshot, sc []scored, p *Parsed) bool {
+	k := 0
+	for k < len(sc) && sc[k].eligible {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
 	ps := prepare(s)
-	var tied []*prepared
-	top := -1.0
-	for i := range sc {
-		if sc[i].eligible && sc[i].Score > top {
-			top = sc[i].Score
-		}
-	}
-	for i := range sc {
-		if sc[i].eligible && sc[i].Score >= top-tieEpsilon {
-			tied = append(tied, &ps[sc[i].Element.ID])
-		}
-	}
+	tied := append([]scored{sc[0]}, tiedWith(s, sc[:k])...)
 	for _, w := range descWords(p) {
 		if stopWords[w] {
 			continue
 		}
-		for _, pe := range tied {
-			if !ownsAny(pe, []string{w}) && !contains(pe.toks[ctxField], w) {
+		for _, c := range tied {
+			if pe := &ps[c.Element.ID]; !ownsAny(pe, []string{w}) && !contains(pe.toks[ctxField], w) {
 				return true
 			}
 		}

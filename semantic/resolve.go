@@ -80,16 +80,7 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		return res, nil
 	}
 
-	top := ok[0]
-	var tied []scored
-	for _, c := range ok[1:] {
-		if c.Score < top.Score-tieEpsilon {
-			break
-		}
-		if !related(s, top.Element.ID, c.Element.ID) {
-			tied = append(tied, c)
-		}
-	}
+	top, tied := ok[0], tiedWith(s, ok)
 	if len(tied) > 0 {
 		// A tie between the page's chrome (navigation, header, footer) and its content goes
 		// to the content: "open shipment TW481180" is the shipment, not the Shipments menu.
@@ -124,6 +115,21 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	res := resolution(top, conf, top.Why)
 	res.RunnersUp = runnersUp(sc, top.Element.ID)
 	return res, nil
+}
+
+// tiedWith returns the candidates of ok (eligible, best first) that score as well as the best,
+// ok[0], and are not the same thing nested in it: what makes a resolution ambiguous.
+func tiedWith(s *Snapshot, ok []scored) []scored {
+	var tied []scored
+	for _, c := range ok[1:] {
+		if c.Score < ok[0].Score-tieEpsilon {
+			break
+		}
+		if !related(s, ok[0].Element.ID, c.Element.ID) {
+			tied = append(tied, c)
+		}
+	}
+	return tied
 }
 
 // ordinalOf is the Nth the query asks for: its match when that is a number, first or last, else
