@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"unicode"
 )
@@ -720,6 +721,16 @@ func sharedItem(s *Snapshot, x, y int) int {
 	return 0
 }
 
+// under is the item holding item it (it itself included) just inside item top (0: the
+// outermost).
+func under(s *Snapshot, it, top int) int {
+	up := itemUps(s)
+	for n := 0; up[it] != top && up[it] != 0 && n < 32; n++ {
+		it = up[it]
+	}
+	return it
+}
+
 // topItem is the outermost repeated container around item it.
 func topItem(s *Snapshot, it int) int {
 	up := itemUps(s)
@@ -738,6 +749,9 @@ func itemKinds(s *Snapshot) map[int]string { return itemMaps(s).kinds }
 type itemInfo struct {
 	ups   map[int]int
 	kinds map[int]string
+	// roles is, per item, the set of its members' roles (roleBit): items of a list are made
+	// of the same kinds of things, the parts of one row are not (see partsOfOne).
+	roles map[int]uint64
 	// wide marks the elements whose context is list-wide (see listWide).
 	wide []bool
 }
@@ -751,7 +765,7 @@ func itemMaps(s *Snapshot) *itemInfo {
 }
 
 func itemMapsNow(s *Snapshot) *itemInfo {
-	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, wide: make([]bool, len(s.Elements))}
+	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, roles: map[int]uint64{}, wide: make([]bool, len(s.Elements))}
 	type look struct{ role, name, ctx, list string }
 	first := map[look]int{} // the first item of each look, or -1 once a second item has it
 	for i := range s.Elements {
@@ -760,6 +774,7 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 			continue
 		}
 		m.kinds[e.Item] = e.ItemKind
+		m.roles[e.Item] |= roleBit(e.Role)
 		if e.ItemUp != 0 {
 			m.ups[e.Item] = e.ItemUp
 		}
@@ -780,6 +795,24 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 	return m
 }
 
+// roleBit is role's bit in a set of roles (a hash: two roles may share one).
+func roleBit(role string) uint64 {
+	h := uint32(2166136261)
+	for i := 0; i < len(role); i++ {
+		h = (h ^ uint32(role[i])) * 16777619
+	}
+	return 1 << (h % 64)
+}
+
+// partsOfOne reports whether items x and y, siblings of one list, are made of different kinds
+// of things (at most a third of their roles shared): a name cell of texts and an actions cell
+// of buttons, not two rows.
+func partsOfOne(s *Snapshot, x, y int) bool {
+	r := itemMaps(s).roles
+	a, b := r[x], r[y]
+	return 3*bits.OnesCount64(a&b) <= bits.OnesCount64(a|b)
+}
+
 // associated reports whether elements c and a belong to the same item: one contains the other,
 // they share a list item or row, they sit in the same table row, or they sit under the same
 // heading with nothing shaped like either between them in document order (and c does not sit
@@ -794,16 +827,19 @@ func associated(s *Snapshot, c, a int) bool {
 		if ic.Item == ia.Item {
 			return true
 		}
-		if ic.ItemKind == ia.ItemKind || itemList(ic.ItemKind) == itemList(ia.ItemKind) {
-			return false // two items of one list (an unread row and a read one)
+		// Where their chains of containers part: the innermost container holding both (0 for
+		// none) and, just inside it, the one holding each.
+		shared := sharedItem(s, ic.Item, ia.Item)
+		xc, xa := under(s, ic.Item, shared), under(s, ia.Item, shared)
+		if kinds := itemKinds(s); itemList(kinds[xc]) == itemList(kinds[xa]) {
+			// Inside two items of one list (two results, Devon's post and Mira's, an unread
+			// row and a read one), whatever nests within, even when a container around the
+			// list repeats too; unless the two are unlike parts of one item (a div row's name
+			// cell and its actions cell, siblings with the same utility class).
+			return shared != 0 && partsOfOne(s, xc, xa)
 		}
-		// Nested containers: a post's author line (a row of the post) and its Like button.
-		if shared := sharedItem(s, ic.Item, ia.Item); shared != 0 {
-			return true
-		}
-		// Inside two look-alikes of one list (Devon's post and Mira's), whatever nests within.
-		if tc, ta := topItem(s, ic.Item), topItem(s, ia.Item); tc != ta && itemList(itemKinds(s)[tc]) == itemList(itemKinds(s)[ta]) {
-			return false
+		if shared != 0 {
+			return true // nested containers: a post's author line (a row of the post) and its Like button
 		}
 	}
 	ic, ia := itemOrSelf(s, c), itemOrSelf(s, a)

@@ -344,5 +344,11 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"the commit of the renovate pipeline", IntentRead, "", "c2"},
 		{"the duration of nightly-e2e", IntentRead, "", "d3"},
 		{"status of Aiden Chow's return", IntentRead, "", "st2"},
+		// A div row's name cell and actions cell share a utility class: parts of one row.
+		{"approve Priya Nair's request", IntentClick, "", "ok-pn"},
+		{"decline Jonas Olsen", IntentClick, "", "dec-jo"},
+		// Order cards in a list that itself repeats (a sibling div): cards stay apart.
+		{"print the label for Tom Fletcher's order", IntentClick, "", "lbl-tf"},
+		{"print the label for Olivia Hart's order", IntentClick, "", "lbl-oh"},
 	})
 }
