@@ -169,7 +169,7 @@ func benchRank(b *testing.B, n int, first bool) {
 
 // freshCopy is s with nothing prepared yet, as a new snapshot of the same page would be.
 func freshCopy(s *Snapshot) *Snapshot {
-	return &Snapshot{URL: s.URL, Title: s.Title, Elements: s.Elements, Gen: s.Gen, prep: &prepCache{}}
+	return &Snapshot{URL: s.URL, Title: s.Title, Elements: s.Elements, Containers: s.Containers, Gen: s.Gen, prep: &prepCache{}}
 }
 
 // TestBigPage_Resolves checks the benchmark's queries resolve to the intended elements.

@@ -749,8 +749,9 @@ func itemKinds(s *Snapshot) map[int]string { return itemMaps(s).kinds }
 type itemInfo struct {
 	ups   map[int]int
 	kinds map[int]string
-	// roles is, per item, the set of its members' roles (roleBit): items of a list are made
-	// of the same kinds of things, the parts of one row are not (see partsOfOne).
+	// roles is, per item, the set of its own elements' roles (roleBit; not those of items
+	// nested in it): items of a list are made of the same kinds of things, the parts of one
+	// row are not (see partsOfOne).
 	roles map[int]uint64
 	// wide marks the elements whose context is list-wide (see listWide).
 	wide []bool
@@ -787,6 +788,12 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 			}
 		}
 	}
+	for _, c := range s.Containers {
+		m.kinds[c.Item] = c.Kind
+		if c.Up != 0 {
+			m.ups[c.Item] = c.Up
+		}
+	}
 	for i := range s.Elements {
 		if e := &s.Elements[i]; e.Item != 0 && e.Context != "" {
 			m.wide[i] = first[look{e.Role, e.Name, e.Context, itemList(e.ItemKind)}] == -1
@@ -806,11 +813,12 @@ func roleBit(role string) uint64 {
 
 // partsOfOne reports whether items x and y, siblings of one list, are made of different kinds
 // of things (at most a third of their roles shared): a name cell of texts and an actions cell
-// of buttons, not two rows.
+// of buttons, not two rows. Items with no element of their own (cards made of blocks) say
+// nothing.
 func partsOfOne(s *Snapshot, x, y int) bool {
 	r := itemMaps(s).roles
 	a, b := r[x], r[y]
-	return 3*bits.OnesCount64(a&b) <= bits.OnesCount64(a|b)
+	return a != 0 && b != 0 && 3*bits.OnesCount64(a&b) <= bits.OnesCount64(a|b)
 }
 
 // associated reports whether elements c and a belong to the same item: one contains the other,

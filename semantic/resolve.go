@@ -30,7 +30,7 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	sc := rankScored(s, q, &p)
 	if n := ordinalOf(&p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
-		if top, of, found := itemField(s, &p, sc, n); found {
+		if top, of, found := itemField(s, &p, intentOf(q, &p), sc, n); found {
 			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
@@ -426,7 +426,7 @@ func chrome(e *Element) bool {
 // not trust: a class or id that says X or abbreviates it ("sal" for salary, "user" for author),
 // a value of X's kind, X's role. It returns the match, the number of containers in its list, and
 // whether there was one.
-func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
+func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (scored, int, bool) {
 	ps := prepare(s)
 	at := indexByID(sc)
 	// The lists, and each container's members: an element belongs to its own container and to
@@ -434,16 +434,22 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 	lists := map[string][]int{}
 	var kinds []string
 	members := map[int][]int{}
-	up := itemUps(s)
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		if e.Item != 0 && len(members[e.Item]) == 0 {
-			if _, ok := lists[e.ItemKind]; !ok {
-				kinds = append(kinds, e.ItemKind)
-			}
-			lists[e.ItemKind] = append(lists[e.ItemKind], e.Item)
+	up, kindOf := itemUps(s), itemKinds(s)
+	// Containers are numbered in document order, those with no element of their own included.
+	all := make([]int, 0, len(kindOf))
+	for it := range kindOf {
+		all = append(all, it)
+	}
+	slices.Sort(all)
+	for _, it := range all {
+		k := kindOf[it]
+		if _, ok := lists[k]; !ok {
+			kinds = append(kinds, k)
 		}
-		for it, n := e.Item, 0; it != 0 && n < 32; it, n = up[it], n+1 {
+		lists[k] = append(lists[k], it)
+	}
+	for i := range s.Elements {
+		for it, n := s.Elements[i].Item, 0; it != 0 && n < 32; it, n = up[it], n+1 {
 			members[it] = append(members[it], i)
 		}
 	}
@@ -501,14 +507,19 @@ func itemField(s *Snapshot, p *Parsed, sc []scored, n int) (scored, int, bool) {
 		if k < 0 || k >= len(items) {
 			continue
 		}
+		if o := max(k-1, 1-k); o < len(items) && partsOfOne(s, items[k], items[o]) {
+			// Unlike siblings (a card's name block and its buttons block) are parts of one
+			// thing, not a list to count over.
+			continue
+		}
 		bonus := 0.0
 		if item != "" && strings.Contains(strings.ToLower(kind), item) {
 			bonus = 0.15 // "the second job" in li.job
 		}
 		for _, i := range members[items[k]] {
 			e := &s.Elements[i]
-			if !e.Visible || e.Covered {
-				continue
+			if !e.Visible || e.Covered || (intent == IntentClick || intent == IntentType) && !fitFor(e, intent) {
+				continue // "add more prep time to the first order" is a button, not the time
 			}
 			l, why := local(i)
 			if e.Item == items[k] {

@@ -350,5 +350,10 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		// Order cards in a list that itself repeats (a sibling div): cards stay apart.
 		{"print the label for Tom Fletcher's order", IntentClick, "", "lbl-tf"},
 		{"print the label for Olivia Hart's order", IntentClick, "", "lbl-oh"},
+		// "The last applicant" counts cards, not the two unlike blocks inside one (its name
+		// block and its buttons).
+		{"reject the last applicant", IntentClick, "", "rej-mg"},
+		{"reject the second applicant", IntentClick, "", "rej-bo"},
+		{"print the label of the second order", IntentClick, "", "lbl-tf"},
 	})
 }

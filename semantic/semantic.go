@@ -79,11 +79,23 @@ type Element struct {
 	Selector string `json:"selector"`
 }
 
+// Container is a repeated container seen only around others: its number (an Element.Item),
+// its kind (as Element.ItemKind) and the container around it (as Element.ItemUp).
+type Container struct {
+	Item int    `json:"item"`
+	Kind string `json:"kind"`
+	Up   int    `json:"up,omitempty"`
+}
+
 // Snapshot is one page's elements at one moment, in document order.
 type Snapshot struct {
 	URL      string    `json:"url"`
 	Title    string    `json:"title"`
 	Elements []Element `json:"elements"`
+	// Containers are the repeated containers that hold no element of their own, only other
+	// containers (a card made of a name block and a buttons block): what elements' Item,
+	// ItemKind and ItemUp cannot say about them.
+	Containers []Container `json:"containers,omitempty"`
 	// Gen identifies the page-side element array Handle reads (0 for a snapshot that did not
 	// come from Snap, e.g. one sent by the extension).
 	Gen int `json:"gen,omitempty"`

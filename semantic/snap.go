@@ -378,6 +378,7 @@ func decodeBody(r *wireReader, gen int) (*Snapshot, error) {
 	r.texts = make([]string, 0, 2*n)
 	var sel, prevSel []byte
 	var x, y, w, h int
+	described := map[int]bool{}
 	for i := range s.Elements {
 		e := &s.Elements[i]
 		e.ID = i
@@ -463,6 +464,14 @@ func decodeBody(r *wireReader, gen int) (*Snapshot, error) {
 			e.Item = r.num()
 			e.ItemKind = r.token()
 			e.ItemUp = r.num()
+			// Then each container further out not yet described (see itemTokOf).
+			described[e.Item] = true
+			for a := e.ItemUp; a != 0 && !described[a] && r.err == nil; {
+				described[a] = true
+				c := Container{Item: a, Kind: r.token(), Up: r.num()}
+				s.Containers = append(s.Containers, c)
+				a = c.Up
+			}
 		}
 		if r.err != nil {
 			break

@@ -134,7 +134,7 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 		if mid == "" && pb == len(old) {
 			// The same snapshot again: its elements, and the ranker's work on them, are shared
 			// (snapshots are never modified; only Gen differs).
-			s := &Snapshot{Gen: gen, URL: base.snap.URL, Title: base.snap.Title, Elements: base.snap.Elements, prep: base.snap.prep}
+			s := &Snapshot{Gen: gen, URL: base.snap.URL, Title: base.snap.Title, Elements: base.snap.Elements, Containers: base.snap.Containers, prep: base.snap.prep}
 			return &snapBase{doc: base.doc, gen: gen, body: old, snap: s}, s, nil
 		}
 		body := old[:pb] + mid + old[len(old)-sb:]

@@ -178,7 +178,7 @@ func TestSnap_Fields(t *testing.T) {
 // TestSnap_CachedMatchesFresh checks the page-side cache of derived data: after random DOM
 // changes, a snapshot that reuses it must equal one derived from scratch.
 func TestSnap_CachedMatchesFresh(t *testing.T) {
-	for _, name := range []string{"shadow.html", "signup.html", "modal.html", "table.html", "icons.html", "checklist.html"} {
+	for _, name := range []string{"shadow.html", "signup.html", "modal.html", "table.html", "icons.html", "checklist.html", "framework.html"} {
 		t.Run(name, func(t *testing.T) {
 			p, _ := snapFixture(t, name)
 			for round := 0; round < 16; round++ {
@@ -318,5 +318,38 @@ func TestSnap_Items(t *testing.T) {
 	}
 	if a, b := get("l1-link"), get("l2-link"); a.Item == 0 || a.Item == b.Item || !strings.HasPrefix(a.ItemKind, "li@") || a.ItemKind == name1.ItemKind {
 		t.Errorf("list items: %d %d (%s)", a.Item, b.Item, a.ItemKind)
+	}
+}
+
+// TestSnap_Containers checks that a repeated container with no element of its own (an applicant
+// card made of a name block and a buttons block) is still described: its kind, and which
+// container holds each block.
+func TestSnap_Containers(t *testing.T) {
+	_, s := snapFixture(t, "framework.html")
+	kinds := map[int]string{}
+	for _, c := range s.Containers {
+		kinds[c.Item] = c.Kind
+	}
+	var cards []int
+	for _, id := range []string{"rej-lh", "rej-bo", "rej-mg"} {
+		e := byID(s, id)
+		if e == nil {
+			t.Fatalf("#%s missing", id)
+		}
+		k, ok := kinds[e.ItemUp]
+		if e.Item == 0 || e.ItemUp == 0 || !ok || !strings.HasPrefix(k, "div.cd@") {
+			t.Fatalf("#%s: item %d (%s) in %d, described as %q (%v); containers %+v", id, e.Item, e.ItemKind, e.ItemUp, k, ok, s.Containers)
+		}
+		cards = append(cards, e.ItemUp)
+	}
+	if cards[0] == cards[1] || cards[1] == cards[2] || kinds[cards[0]] != kinds[cards[2]] {
+		t.Errorf("three cards of one list: %v %q %q", cards, kinds[cards[0]], kinds[cards[2]])
+	}
+	seen := map[int]bool{}
+	for _, c := range s.Containers {
+		if seen[c.Item] {
+			t.Errorf("container %d described twice", c.Item)
+		}
+		seen[c.Item] = true
 	}
 }

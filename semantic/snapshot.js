@@ -822,7 +822,7 @@ function (KEY) {
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
-        itemTok: item ? u(item) + tok(itemSigs[item]) + u(itemUps[item]) : '',
+        itemTok: item ? itemTokOf(item, itemSigs, itemUps) : '',
         // The values of the tokens, for when they are numbered again (see retok).
         lower, fullRole, pu, shape: shape.s, selw, type, ctx, item,
       };
@@ -956,7 +956,7 @@ function (KEY) {
     }
     texts = new Map(); nTexts = 0; out = ''; px = py = pw = ph = 0;
     try {
-      if (renamed) { tokens = new Map(); nTokens = 0; }
+      if (renamed) { tokens = new Map(); nTokens = 0; described = []; }
       for (const r of R) {
         if (renamed) retok(r);
         const j = r.vr;
@@ -966,7 +966,7 @@ function (KEY) {
       }
       return u(R.length) + out;
     } finally {
-      texts = tokens = null; out = '';
+      texts = tokens = described = null; out = '';
     }
   }
   // rekind decides again, as walkChildren does, which of node's children are repeated items and
@@ -997,7 +997,22 @@ function (KEY) {
     r.head = tok(r.lower) + tok(r.fullRole) + r.pu + tok(r.shape) + r.selw;
     r.typeTok = r.type ? tok(r.type) : '';
     r.ctxTok = r.ctx !== null ? tok(r.ctx) : '';
-    r.itemTok = r.item ? u(r.item) + tok(lastItemSigs[r.item]) + u(lastItemUps[r.item]) : '';
+    r.itemTok = r.item ? itemTokOf(r.item, lastItemSigs, lastItemUps) : '';
+  }
+  // itemTokOf is an element's container on the wire: its number, kind and the container around
+  // it; then, for each container further out that this snapshot has not described yet, its
+  // kind and the one around it (a card made only of a name block and a buttons block has no
+  // element of its own to say what it is). described is reset with each encoding, which
+  // writes rows in order, so the decoder can tell from what it has read whether more follows.
+  let described = null;
+  function itemTokOf(item, sigs, ups) {
+    let o = u(item) + tok(sigs[item]) + u(ups[item]);
+    described[item] = true;
+    for (let a = ups[item]; a && !described[a]; a = ups[a]) {
+      described[a] = true;
+      o += tok(sigs[a]) + u(ups[a]);
+    }
+    return o;
   }
   function findModal() {
     let m = null;
@@ -1043,7 +1058,7 @@ function (KEY) {
         els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         recEl = []; recK = []; recV = [];
         countIDs(document);
-        nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0]; itemOf = new Map(); itemGroups = [0];
+        nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0]; itemOf = new Map(); itemGroups = [0]; described = [];
         if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
         if (!stale) break;
       }
@@ -1059,7 +1074,7 @@ function (KEY) {
       if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; }
       return str(location.href) + str(document.title) + rest;
     } finally {
-      itemSigs = itemUps = itemOf = itemGroups = null;
+      itemSigs = itemUps = itemOf = itemGroups = described = null;
       tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   }
