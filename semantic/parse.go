@@ -141,7 +141,8 @@ var roleWords = map[string][]string{
 	"picker": {"combobox", "listbox", "button"}, "list box": {"listbox"}, "listbox": {"listbox"},
 	"slider": {"slider"},
 	"image":  {"img"}, "img": {"img"}, "picture": {"img"}, "photo": {"img"}, "logo": {"img", "link"},
-	"icon":    {"button", "img", "link"},
+	"icon":          {"button", "img", "link"},
+	"column header": {"columnheader", "heading"}, "column heading": {"columnheader", "heading"},
 	"heading": {"heading"}, "title": {"heading"}, "headline": {"heading"}, "header": {"heading"}, "subtitle": {"heading"},
 	"message": {"alert", "status", "paragraph", "text"}, "notification": {"alert", "status", "text"}, "toast": {"alert", "status", "text"},
 	"alert": {"alert", "status", "text"}, "banner": {"dialog", "region", "alert", "text"}, "notice": {"alert", "status", "paragraph", "text"},
@@ -442,6 +443,9 @@ func Parse(description string) Parsed {
 	}
 	if k := kindOf(p.Words); k != "" && (p.Kind == "" || p.Kind == "figure") {
 		p.Kind = k
+	}
+	if len(p.Roles) > 0 && p.Roles[0] == "columnheader" {
+		p.Kind = "" // "the Due date column header" names the column, not a date in it
 	}
 	nameOf(&p)
 	// "Click the REI result": an item named by a word on it; what one opens is its link.

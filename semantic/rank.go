@@ -96,6 +96,9 @@ type prepared struct {
 	shape       shape // the value shape of its text (valueShape)
 	descendants int
 	parentRole  string
+	// headers is, for a row, how many of its cells are column headers less how many are not:
+	// above 0, the row is a grid's header row, which says what columns are, no value.
+	headers int
 	// col is the first part of the element's context, stemmed: a cell's column header, or the
 	// label of the group it is in ("Total", "Status"); nil when that part names a table.
 	col []string
@@ -175,6 +178,12 @@ func prepareNow(s *Snapshot) []prepared {
 	for i := range s.Elements {
 		if pa := s.Elements[i].Parent; pa >= 0 && pa < len(s.Elements) {
 			ps[i].parentRole = s.Elements[pa].Role
+			switch s.Elements[i].Role {
+			case "columnheader":
+				ps[pa].headers++
+			case "cell", "gridcell", "rowheader":
+				ps[pa].headers--
+			}
 		}
 		for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
 			ps[a].descendants++
@@ -818,7 +827,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the duration of In a Sentimental Mood": a column's header is not a value in it.
-	if (e.Role == "columnheader" || pe.parentRole == "columnheader") && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
+	if (e.Role == "columnheader" || pe.parentRole == "columnheader" || e.Role == "row" && pe.headers > 0) && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
 		total -= 0.2
 		why = append(why, "a column header, not a value")
 	}

@@ -313,8 +313,8 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	v := &s.Elements[end]
-	if v.Parent != e.Parent || v.Interactive && !valueLink(v) || v.Editable {
-		return -1
+	if v.Parent != e.Parent || v.Interactive && !valueLink(v) || v.Editable || v.Role == "columnheader" {
+		return -1 // a header is no value: "Requester" does not label the "Priority" beside it
 	}
 	vt := strings.TrimSpace(firstOf(v.Text, v.Name))
 	if vt == "" || len([]rune(vt)) > 60 {
@@ -354,7 +354,7 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	ve := &s.Elements[v]
-	if ve.Parent != e.Parent || ve.Interactive && !valueLink(ve) || ve.Editable {
+	if ve.Parent != e.Parent || ve.Interactive && !valueLink(ve) || ve.Editable || ve.Role == "columnheader" {
 		return -1
 	}
 	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > 80 {
@@ -753,6 +753,9 @@ type itemInfo struct {
 	// nested in it): items of a list are made of the same kinds of things, the parts of one
 	// row are not (see partsOfOne).
 	roles map[int]uint64
+	// cell marks the items that are a grid's cells: a div with role cell or gridcell is its
+	// item's container, which makes it its first element (a table row's first is a td).
+	cell map[int]bool
 	// wide marks the elements whose context is list-wide (see listWide).
 	wide []bool
 }
@@ -766,7 +769,7 @@ func itemMaps(s *Snapshot) *itemInfo {
 }
 
 func itemMapsNow(s *Snapshot) *itemInfo {
-	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, roles: map[int]uint64{}, wide: make([]bool, len(s.Elements))}
+	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, roles: map[int]uint64{}, cell: map[int]bool{}, wide: make([]bool, len(s.Elements))}
 	type look struct{ role, name, ctx, list string }
 	first := map[look]int{} // the first item of each look, or -1 once a second item has it
 	for i := range s.Elements {
@@ -775,6 +778,9 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 			continue
 		}
 		m.kinds[e.Item] = e.ItemKind
+		if _, seen := m.roles[e.Item]; !seen {
+			m.cell[e.Item] = (e.Role == "cell" || e.Role == "gridcell") && e.Tag != "td" && e.Tag != "th"
+		}
 		m.roles[e.Item] |= roleBit(e.Role)
 		if e.ItemUp != 0 {
 			m.ups[e.Item] = e.ItemUp
@@ -811,6 +817,10 @@ func roleBit(role string) uint64 {
 	return 1 << (h % 64)
 }
 
+// cellItem reports whether item it is a cell of a grid built of divs: two of one row are
+// parts of the row, whatever their classes.
+func cellItem(s *Snapshot, it int) bool { return itemMaps(s).cell[it] }
+
 // partsOfOne reports whether items x and y, siblings of one list, are made of different kinds
 // of things (at most a third of their roles shared): a name cell of texts and an actions cell
 // of buttons, not two rows. Items with no element of their own (cards made of blocks) say
@@ -844,7 +854,7 @@ func associated(s *Snapshot, c, a int) bool {
 			// row and a read one), whatever nests within, even when a container around the
 			// list repeats too; unless the two are unlike parts of one item (a div row's name
 			// cell and its actions cell, siblings with the same utility class).
-			return shared != 0 && partsOfOne(s, xc, xa)
+			return shared != 0 && (partsOfOne(s, xc, xa) || cellItem(s, xc) && cellItem(s, xa))
 		}
 		if shared != 0 {
 			return true // nested containers: a post's author line (a row of the post) and its Like button

@@ -355,5 +355,8 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"reject the last applicant", IntentClick, "", "rej-mg"},
 		{"reject the second applicant", IntentClick, "", "rej-bo"},
 		{"print the label of the second order", IntentClick, "", "lbl-tf"},
+		// A grid of divs with ARIA roles: a gridcell is under its columnheader.
+		{"priority of the login loop ticket", IntentRead, "", "p2"},
+		{"the Priority column header", IntentAny, "", "ph"},
 	})
 }

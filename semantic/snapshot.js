@@ -214,13 +214,20 @@ function (KEY) {
   }
   // The header row of a cell's row (null for none) is memoized per row, and a header row's text
   // per column.
+  // A grid built of divs with ARIA roles (role=grid > role=row > role=gridcell) has its header
+  // row where its first columnheader is.
   function colHeaderNow(cell) {
     const row = cell.parentElement;
     if (!row) return '';
     let hrow = rowMemo.get(row);
     if (hrow === undefined) {
       const table = cell.closest('table');
-      hrow = table ? (table.tHead ? table.tHead.rows[0] : table.rows[0]) || null : null;
+      if (table) hrow = (table.tHead ? table.tHead.rows[0] : table.rows[0]) || null;
+      else {
+        const grid = row.getAttribute('role') === 'row' ? row.closest('[role=grid],[role=table],[role=treegrid]') : null;
+        const h = grid && grid.querySelector('[role=columnheader]');
+        hrow = h && h.parentElement && h.parentElement.getAttribute('role') === 'row' ? h.parentElement : null;
+      }
       if (hrow === row) hrow = null;
       rowMemo.set(row, hrow);
     }
@@ -236,7 +243,7 @@ function (KEY) {
   function colHeaderText(hrow, col) {
     let i = 0;
     for (let c = hrow.firstElementChild; c; c = c.nextElementSibling) {
-      if (i === col || (i < col && i + (c.colSpan || 1) > col)) return c.tagName === 'TH' ? headerText(c) : '';
+      if (i === col || (i < col && i + (c.colSpan || 1) > col)) return c.tagName === 'TH' || c.getAttribute('role') === 'columnheader' ? headerText(c) : '';
       i += c.colSpan || 1;
     }
     return '';
@@ -314,6 +321,8 @@ function (KEY) {
     return w;
   }
 
+  // ARIACELLS are the roles of a grid's cells built of divs (a <td> or <th> is one by its tag).
+  const ARIACELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
   const ITEMTAGS = new Set(['DIV', 'LI', 'TR', 'ARTICLE', 'SECTION', 'FIGURE', 'DL']);
   // itemSig is an element's first class, what repeated items share.
   function itemSig(e) { return sigOf(e.getAttribute('class')); }
@@ -674,9 +683,9 @@ function (KEY) {
 
     const cl = d.clDyn ? containerLabel(el, tag, d.role) : d.cl;
     if (cl) ctxs = ctxs.concat([cl]);
-    if (tag === 'TD' || tag === 'TH') cell = el;
-
     const fullRole = d.fullRole;
+    if (tag === 'TD' || tag === 'TH' || ARIACELLS.has(fullRole)) cell = el;
+
     const isHeading = fullRole === 'heading';
     const control = tag === 'LABEL' ? el.control : null;
     let interactive = d.interactive || !!control;
@@ -807,7 +816,7 @@ function (KEY) {
       if (tid) sbits |= 2097152;
       if (item) sbits |= 4194304;
 
-      const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' ? colHeader(el) : '';
+      const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' || fullRole === 'cell' || fullRole === 'gridcell' ? colHeader(el) : '';
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
       const lastHeading = headings.length ? headings[headings.length - 1].text : '';
       const ctx = contextOf(hd, ctxs, lastHeading);
