@@ -21,7 +21,7 @@ func itemOrdinal(s *Snapshot, p *Parsed, intent Intent, n int) (Resolution, bool
 	for _, w := range p.Context {
 		ctxWords = append(ctxWords, tokens(w)...)
 	}
-	g, score := bestGroup(s, stem(p.Counted), ctxWords, intent, max(n, -n), false)
+	g, score := bestGroup(s, stem(p.Counted), ctxWords, intent, max(n, -n), false, tickVerbs[p.Verb])
 	if g == nil {
 		return Resolution{}, false
 	}
@@ -65,12 +65,15 @@ func groupKey(e *Element) string {
 	return k
 }
 
+// tickVerbs select an item by ticking its checkbox: "select the third ticket".
+var tickVerbs = map[string]bool{"select": true, "check": true, "tick": true, "uncheck": true, "untick": true, "deselect": true}
+
 // bestGroup returns the most item-like group of repeated elements (in document order) for a
 // noun (stemmed), context words and an intent, and its score; nil when there is none with at
 // least want members. Titles (links in headings), options and list items beat form controls
 // and navigation; mentions of the noun or the context words in the members' context or text
-// count, and so do prices when wantPrice.
-func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want int, wantPrice bool) ([]int, float64) {
+// count, and so do prices when wantPrice; checkboxes win when tick (the verb ticks one).
+func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want int, wantPrice, tick bool) ([]int, float64) {
 	ps := prepare(s)
 	groups := map[string][]int{}
 	var order []string
@@ -100,6 +103,8 @@ func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want 
 			sc += 0.5
 		case e.Role == "link":
 			sc += 0.3
+		case (e.Role == "checkbox" || e.Role == "switch") && tick:
+			sc += 1.2 // "select the third ticket": its row's checkbox
 		case e.Role == "checkbox" || e.Role == "radio" || e.Editable || e.Role == "combobox":
 			sc -= 1
 		}

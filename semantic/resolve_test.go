@@ -358,5 +358,7 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		// A grid of divs with ARIA roles: a gridcell is under its columnheader.
 		{"priority of the login loop ticket", IntentRead, "", "p2"},
 		{"the Priority column header", IntentAny, "", "ph"},
+		// "Select the Nth item" ticks its checkbox.
+		{"select the second ticket", IntentClick, "", "sel-2"},
 	})
 }

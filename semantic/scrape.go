@@ -69,7 +69,7 @@ func List(s *Snapshot, description string) ([]string, error) {
 		ctxWords = append(ctxWords, tokens(w)...)
 	}
 	wantPrice := p.Kind == "price" || noun == "pric" || noun == "cost" || noun == "amount"
-	g, _ := bestGroup(s, noun, ctxWords, IntentRead, 2, wantPrice)
+	g, _ := bestGroup(s, noun, ctxWords, IntentRead, 2, wantPrice, false)
 	if g == nil {
 		return nil, errs.E(errs.TargetNotFound, "no repeated elements on %s fit %q", siteOf(s.URL), description)
 	}
