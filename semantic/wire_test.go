@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/go-rod/rod"
 )
 
 // TestUnquote checks the fast JSON string decoder against encoding/json.
@@ -72,6 +74,34 @@ func TestExpandSelector(t *testing.T) {
 	} {
 		if got := expandSelector([]byte(c)); got != want {
 			t.Errorf("expandSelector(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+// TestDecodeWire_MalformedContainers truncates and corrupts a real snapshot whose elements
+// carry chains of containers (see itemTokOf): errors, never panics, never a loop.
+func TestDecodeWire_MalformedContainers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	p, s := snapFixture(t, "framework.html")
+	if len(s.Containers) == 0 {
+		t.Fatal("the fixture has no container described only by the chain")
+	}
+	res, err := p.Evaluate(rod.Eval(`(k, f) => window[k][f](0, 0, true)`, windowKey, snapFn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := withoutGen(t, res.Value.Str())
+	if got, err := decodeBody(&wireReader{s: body}, 1); err != nil || len(got.Containers) != len(s.Containers) {
+		t.Fatalf("whole body: %v, %d containers, want %d", err, len(got.Containers), len(s.Containers))
+	}
+	for i := 0; i < len(body); i += max(1, len(body)/500) {
+		if _, err := decodeBody(&wireReader{s: body[:i]}, 1); err == nil {
+			t.Errorf("truncated at %d: no error", i)
+		}
+		for _, c := range []byte{'!', '_', 'z', 'A'} {
+			_, _ = decodeBody(&wireReader{s: body[:i] + string(c) + body[i+1:]}, 1)
 		}
 	}
 }
