@@ -555,7 +555,8 @@ func stripInstruction(s string, p *Parsed) string {
 		return m[1] + " checkbox"
 	}
 	for _, v := range verbs {
-		if strings.HasPrefix(low, v.words) && (len(low) == len(v.words) || !isWordRune(rune(low[len(v.words)]))) {
+		// A hyphen goes on with the word: "check-in date" is a date, not an instruction to check.
+		if strings.HasPrefix(low, v.words) && (len(low) == len(v.words) || !isWordRune(rune(low[len(v.words)])) && low[len(v.words)] != '-') {
 			rest := strings.TrimSpace(s[len(v.words):])
 			if rest == "" {
 				return s // "Select" alone is the target's text

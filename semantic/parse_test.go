@@ -107,6 +107,8 @@ func TestParse_Instructions(t *testing.T) {
 		{"Select France in the country dropdown", IntentClick, []string{"country"}, nil},
 		{`Click the "Save changes" button.`, IntentClick, nil, []string{"Save changes"}},
 		{"the email field", IntentAny, []string{"email"}, nil},
+		// A hyphen goes on with the word: no instruction to check anything.
+		{"check-in date", IntentAny, []string{"check-in", "date"}, nil},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)

@@ -625,10 +625,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 	// An element named exactly what the description says ("Zoom in" beside "Zoom out").
+	namedWhole := false
 	if p.Whole != "" {
 		for _, f := range containedFields {
 			if v := pe.norm[f]; (v == p.Whole || v == p.WholeNoRole) && fields[f].w >= textScore {
 				textScore = fields[f].w
+				namedWhole = true
 				why = append(why, fields[f].name+" is the whole description")
 				break
 			}
@@ -893,6 +895,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 
+	// "the description" on an issue form is the field named Description: a control named by
+	// the role word alone is a candidate although it is no paragraph.
+	if !hasText && !roleOK && namedWhole && e.Interactive && intent != IntentRead {
+		roleOK = true
+	}
 	if !hasText && !attrHit && !roleOK && len(qt.ctx) == 0 {
 		return scored{}, false
 	}

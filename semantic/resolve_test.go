@@ -362,3 +362,46 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"select the second ticket", IntentClick, "", "sel-2"},
 	})
 }
+
+// TestResolve_WordsPagesUseInstead: a field named by the role word alone, and the words forms
+// and apps use for what people call otherwise (session 7: each case failed before).
+func TestResolve_WordsPagesUseInstead(t *testing.T) {
+	issue := page(
+		[5]string{"header", "text", "Forgebase / mapkit-js", "", ""},
+		[5]string{"input", "textbox", "Title", "New issue", ""},
+		[5]string{"textarea", "textbox", "Description", "New issue", ""},
+		[5]string{"p", "paragraph", "Markdown is supported.", "New issue", ""},
+	)
+	flight := page(
+		[5]string{"input", "combobox", "From", "Search flights", ""},
+		[5]string{"button", "button", "Swap origin and destination", "Search flights", ""},
+		[5]string{"input", "combobox", "To", "Search flights", ""},
+		[5]string{"button", "button", "Search", "Search flights", ""},
+	)
+	account := page(
+		[5]string{"a", "link", "Track package", "Order 1182", ""},
+		[5]string{"a", "link", "Download invoice (PDF)", "Order 1182", ""},
+		[5]string{"button", "button", "Turn on microphone", "Call controls", ""},
+		[5]string{"button", "button", "Turn off camera", "Call controls", ""},
+		[5]string{"input", "textbox", "Other amount", "Donate", ""},
+		[5]string{"button", "button", "Donate $25", "Donate", ""},
+	)
+	cases := []struct {
+		s      *Snapshot
+		desc   string
+		intent Intent
+		want   string
+	}{
+		{issue, "the description", IntentType, "Description"},
+		{flight, "the destination box", IntentType, "To"},
+		{account, "get the receipt", IntentClick, "Download invoice (PDF)"},
+		{account, "unmute myself", IntentClick, "Turn on microphone"},
+		{account, "a custom amount", IntentType, "Other amount"},
+	}
+	for _, c := range cases {
+		res, err := Resolve(c.s, Query{Description: c.desc, Intent: c.intent})
+		if err != nil || res.Element.Name != c.want {
+			t.Errorf("%q: got %q (%v), want %q", c.desc, res.Element.Name, err, c.want)
+		}
+	}
+}

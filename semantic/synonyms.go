@@ -82,6 +82,36 @@ var wordAlternatives = map[string][]string{
 	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
 	"camera": {"video"}, "video": {"camera"}, "present": {"share"}, "share": {"present"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
+	// Travel and booking forms.
+	"origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
+	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
+	"book": {"reserve", "request"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
+	"vehicle": {"car"}, "car": {"vehicle"},
+	// Money and documents.
+	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"},
+	"fee": {"charge", "cost"}, "charge": {"fee", "amount"}, "total": {"sum", "amount"}, "custom": {"other"},
+	// Actions apps name differently.
+	"stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
+	"resume": {"continue", "unpause"}, "continue": {"next", "proceed"},
+	"refresh": {"reload", "sync"}, "reload": {"refresh"}, "duplicate": {"copy", "clone"}, "copy": {"duplicate"},
+	"upload": {"attach", "browse", "choose"}, "attach": {"upload"}, "reset": {"clear"}, "clear": {"reset"},
+	"confirm": {"save", "submit", "apply"}, "apply": {"save", "confirm"},
+	"submit": {"send", "confirm"}, "send": {"submit"}, "undo": {"revert"}, "buy": {"purchase", "checkout"},
+	"purchase": {"buy"},
+	// People and groups.
+	"participants": {"people", "members", "attendees", "everyone"}, "members": {"people", "participants"},
+	"people": {"members", "participants", "everyone"}, "attendees": {"participants", "guests"},
+	"company": {"organization", "organisation", "employer", "business"}, "organization": {"company"},
+	"organisation": {"company"}, "owner": {"assignee"}, "assignee": {"owner"},
+	"kid": {"child", "student"}, "child": {"kid", "student"},
+	// Calls and visits.
+	"unmute": {"microphone", "mic"}, "mute": {"microphone", "mic"}, "telehealth": {"video", "virtual"},
+	"virtual": {"video", "online"},
+	// Words for the same text.
+	"notes": {"description", "comment"}, "details": {"info", "information"}, "summary": {"overview"},
+	"overview": {"summary"}, "length": {"duration"}, "duration": {"length"}, "language": {"lang"},
+	"cutlery": {"utensils"}, "utensils": {"cutlery"}, "wishlist": {"save", "heart", "favorite"},
+	"support": {"help", "contact"}, "birthday": {"birth", "dob"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
