@@ -40,6 +40,9 @@ type Parsed struct {
 	Whole string
 	// WholeNoRole is Whole without a trailing role word ("select all checkbox" -> "select all").
 	WholeNoRole string
+	// Said is Whole with its instruction verb, when it had one: "select db-replica-east" is a
+	// checkbox's whole name ("Select db-replica-east") before it is a link's ("db-replica-east").
+	Said string
 	// First is the first salient word: with Head, the words the target carries ("the Home
 	// project": the Home button, in the Projects group).
 	First string
@@ -467,6 +470,9 @@ func Parse(description string) Parsed {
 	if len(quoted) == 0 && len(p.Attrs) == 0 {
 		p.Whole = wholeOf(description)
 		p.WholeNoRole = p.Whole
+		if said := normalize(strings.TrimRight(strings.TrimSpace(description), ".!? ")); said != p.Whole {
+			p.Said = said
+		}
 		for _, rw := range p.RoleWords {
 			p.WholeNoRole = strings.TrimSpace(strings.TrimSuffix(p.WholeNoRole, " "+rw))
 		}

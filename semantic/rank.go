@@ -634,6 +634,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 				why = append(why, fields[f].name+" is the whole description")
 				break
 			}
+			if v := pe.norm[f]; p.Said != "" && v == p.Said && fields[f].w >= textScore {
+				textScore = fields[f].w
+				namedWhole = true
+				why = append(why, fields[f].name+" is the whole instruction")
+				break
+			}
 		}
 		// The description word for word inside the name ("comment on line 42" in "Add a
 		// comment on line 42"): as good as the salient words in a row.
@@ -1124,7 +1130,7 @@ func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []s
 	if cov > 1 {
 		cov = 1
 	}
-	if qt != "" && (hasWordPrefix(vt, qt) || strings.HasPrefix(v, q)) {
+	if qt != "" && (hasWordPrefix(vt, qt) || strings.HasPrefix(v, q) && !agentRest(q, v[len(q):])) {
 		return 0.78 + 0.17*cov, "starts with"
 	}
 	if qt != "" && (containsWords(vt, qt) || len(q) >= 4 && containsAtWordStart(v, q)) {
@@ -1138,6 +1144,23 @@ func match(q string, qtoks []string, w []float64, qt string, v string, vtoks []s
 		o *= 0.8 // a quoted phrase that only partly matches
 	}
 	return o * (0.5 + 0.15*cov), "shares words with"
+}
+
+// agentRest reports whether rest, what follows a word q at the start of a value, makes q the
+// one who does it: "Bidder 4471" is someone, not a bid ("er", "or", a doubled consonant and
+// "er", a plural "s", then the word's end).
+func agentRest(q, rest string) bool {
+	if len(q) < 3 || rest == "" {
+		return false
+	}
+	if rest[0] == q[len(q)-1] {
+		rest = rest[1:]
+	}
+	if !strings.HasPrefix(rest, "er") && !strings.HasPrefix(rest, "or") {
+		return false
+	}
+	rest = strings.TrimPrefix(rest[2:], "s")
+	return rest == "" || !isWordByte(rest[0])
 }
 
 // containsAtWordStart reports whether q is in v starting at the start of a word of v ("sign-in"

@@ -386,12 +386,30 @@ func TestResolve_WordsPagesUseInstead(t *testing.T) {
 		[5]string{"input", "textbox", "Other amount", "Donate", ""},
 		[5]string{"button", "button", "Donate $25", "Donate", ""},
 	)
+	auction := page(
+		[5]string{"p", "paragraph", "Current bid: $14,200", "Lot 118", ""},
+		[5]string{"td", "cell", "Bidder 4471", "Bid history", ""},
+		[5]string{"td", "cell", "Bidder 0912", "Bid history", ""},
+	)
+	servers := page(
+		[5]string{"input", "checkbox", "Select db-replica-east", "Instances", ""},
+		[5]string{"a", "link", "db-replica-east", "Instances", ""},
+		[5]string{"button", "button", "More actions for db-replica-east", "Instances", ""},
+	)
+	tickets := page(
+		[5]string{"button", "button", "Remove one Adult ticket", "Adult", ""},
+		[5]string{"span", "text", "2", "Adult", ""},
+		[5]string{"button", "button", "Add one Adult ticket", "Adult", ""},
+	)
 	cases := []struct {
 		s      *Snapshot
 		desc   string
 		intent Intent
 		want   string
 	}{
+		{auction, "the current bid", IntentRead, "Current bid: $14,200"}, // a bidder is no bid
+		{servers, "select db-replica-east", IntentClick, "Select db-replica-east"},
+		{tickets, "one fewer adult", IntentClick, "Remove one Adult ticket"},
 		{issue, "the description", IntentType, "Description"},
 		{flight, "the destination box", IntentType, "To"},
 		{account, "get the receipt", IntentClick, "Download invoice (PDF)"},

@@ -49,6 +49,7 @@ var wordAlternatives = map[string][]string{
 	"like": {"heart", "favorite"}, "pencil": {"edit"},
 	"plus": {"increase", "add", "more"}, "minus": {"decrease", "remove", "fewer", "less"},
 	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less"},
+	"fewer": {"decrease", "remove", "minus", "less"}, "less": {"decrease", "remove", "minus", "fewer"},
 	"paperclip": {"attach"}, "bell": {"notification"}, "eye": {"show", "reveal"}, "hamburger": {"menu"},
 	"phone": {"mobile", "tel", "telephone"}, "mobile": {"phone"}, "telephone": {"phone"},
 	"zip": {"postcode", "postal"}, "postcode": {"zip", "postal"},
