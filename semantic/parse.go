@@ -95,6 +95,7 @@ var (
 	toggleRe   = regexp.MustCompile(`(?i)^(?:(?:turn|switch|toggle)\s+(?:on|off)\s+(.+)|(?:turn|switch|toggle)\s+(.+?)\s+(?:on|off)|(?:enable|disable|activate|deactivate)\s+(.+))$`)
 	checkRe    = regexp.MustCompile(`(?i)^(?:check|uncheck|tick|untick)\s+(.+)$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
+	bulkRe     = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
 	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
 )
 
@@ -142,8 +143,10 @@ var roleWords = map[string][]string{
 	"dropdown": {"combobox", "listbox", "button"}, "drop-down": {"combobox", "listbox", "button"}, "drop down": {"combobox", "listbox", "button"},
 	"select": {"combobox", "listbox"}, "select box": {"combobox", "listbox"}, "combobox": {"combobox"}, "combo box": {"combobox"},
 	"picker": {"combobox", "listbox", "button"}, "list box": {"listbox"}, "listbox": {"listbox"},
-	"slider": {"slider"},
-	"image":  {"img"}, "img": {"img"}, "picture": {"img"}, "photo": {"img"}, "logo": {"img", "link"},
+	"selector": {"combobox", "listbox", "button"}, "switcher": {"combobox", "listbox", "button"},
+	"chooser": {"combobox", "listbox", "button"},
+	"slider":  {"slider"},
+	"image":   {"img"}, "img": {"img"}, "picture": {"img"}, "photo": {"img"}, "logo": {"img", "link"},
 	"icon":          {"button", "img", "link"},
 	"column header": {"columnheader", "heading"}, "column heading": {"columnheader", "heading"},
 	"heading": {"heading"}, "title": {"heading"}, "headline": {"heading"}, "header": {"heading"}, "subtitle": {"heading"},
@@ -531,8 +534,9 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentType
 		return m[1]
 	}
-	if m := markAsRe.FindStringSubmatch(s); m != nil {
+	if m := markAsRe.FindStringSubmatch(s); m != nil && !bulkRe.MatchString(m[1]) {
 		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
+		// ("mark everything as read" is a bulk action's button, "Mark all as read".)
 		p.Intent = IntentClick
 		return m[2] + " checkbox " + m[1]
 	}

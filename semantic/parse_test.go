@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -364,5 +365,24 @@ func TestAgentNoun(t *testing.T) {
 	}
 	if p := Parse("who approves this report"); !reflect.DeepEqual(p.Words, []string{"approver", "report"}) {
 		t.Errorf("Parse(who approves this report).Words = %q", p.Words)
+	}
+}
+
+// TestParse_MarkAs: "mark X as done" is X's checkbox; marking everything is a bulk action's
+// button ("Mark all as read"), no checkbox.
+func TestParse_MarkAs(t *testing.T) {
+	cases := []struct {
+		desc     string
+		checkbox bool
+	}{
+		{"mark Renew passport as done", true},
+		{"mark everything as read", false},
+		{"mark all as read", false},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if got := slices.Contains(p.Roles, "checkbox"); got != c.checkbox {
+			t.Errorf("Parse(%q).Roles = %q: checkbox %v, want %v", c.desc, p.Roles, got, c.checkbox)
+		}
 	}
 }

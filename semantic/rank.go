@@ -895,6 +895,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// Context words ("in the cart summary").
 	if len(qt.ctx) > 0 {
 		ctxScore := overlap(qt.ctx, pe.toks[ctxField])
+		// "search within the board": the box named Search board is in it by its own name.
+		if own := overlap(qt.ctx, pe.toks[0]); own > ctxScore {
+			ctxScore = own
+		}
 		total += 0.3 * ctxScore
 		if ctxScore > 0 {
 			why = append(why, "in "+strconv.Quote(e.Context))

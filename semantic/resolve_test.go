@@ -401,12 +401,30 @@ func TestResolve_WordsPagesUseInstead(t *testing.T) {
 		[5]string{"span", "text", "2", "Adult", ""},
 		[5]string{"button", "button", "Add one Adult ticket", "Adult", ""},
 	)
+	label := page(
+		[5]string{"label", "label", "Label size", "Label", ""},
+		[5]string{"select", "combobox", "Label size", "Label", ""},
+		[5]string{"button", "button", "Print label", "Label", ""},
+	)
+	inbox := page(
+		[5]string{"input", "checkbox", "Unread only", "Notification filters", ""},
+		[5]string{"a", "link", "All", "Notification filters", ""},
+		[5]string{"button", "button", "Mark all as read", "Notifications", ""},
+	)
+	board := page(
+		[5]string{"input", "searchbox", "Search", "Header", ""},
+		[5]string{"input", "searchbox", "Search board", "Sprint 14", ""},
+		[5]string{"button", "button", "Only my issues", "Sprint 14", ""},
+	)
 	cases := []struct {
 		s      *Snapshot
 		desc   string
 		intent Intent
 		want   string
 	}{
+		{label, "the label size selector", IntentAny, "Label size"}, // the select, not its label
+		{inbox, "mark everything as read", IntentClick, "Mark all as read"},
+		{board, "search within the board", IntentType, "Search board"},
 		{auction, "the current bid", IntentRead, "Current bid: $14,200"}, // a bidder is no bid
 		{servers, "select db-replica-east", IntentClick, "Select db-replica-east"},
 		{tickets, "one fewer adult", IntentClick, "Remove one Adult ticket"},
@@ -418,8 +436,8 @@ func TestResolve_WordsPagesUseInstead(t *testing.T) {
 	}
 	for _, c := range cases {
 		res, err := Resolve(c.s, Query{Description: c.desc, Intent: c.intent})
-		if err != nil || res.Element.Name != c.want {
-			t.Errorf("%q: got %q (%v), want %q", c.desc, res.Element.Name, err, c.want)
+		if err != nil || res.Element.Name != c.want || c.want == "Label size" && res.Element.Role != "combobox" {
+			t.Errorf("%q: got %s %q (%v), want %q", c.desc, res.Element.Role, res.Element.Name, err, c.want)
 		}
 	}
 }
