@@ -39,7 +39,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	labelOf := map[int]int{}
 	all = labelValues(s, ps, p, qt, intent, all, labelOf)
 	all = leadLabels(s, intent, all)
-	all = anchors(s, ps, p, qt, all, labelOf)
+	all = anchors(s, ps, p, qt, intent, all, labelOf)
 	all = labelledOtherwise(s, ps, qt, all)
 	if p.Question {
 		echoes(ps, qt, all)
@@ -406,7 +406,7 @@ func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0
 func hasLetter(s string) bool { return strings.IndexFunc(s, unicode.IsLetter) >= 0 }
 
 // anchors raises candidates whose missing description words are on an element of the same item.
-func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored, labelOf map[int]int) []scored {
+func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored, labelOf map[int]int) []scored {
 	var words []string
 	seen := map[string]bool{}
 	// Context words that no element's context has count too: "the duration of In a Sentimental
@@ -427,7 +427,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			}
 		}
 	}
-	if len(words) < 2 {
+	if len(words) == 0 || len(words) == 1 && (p.Kind == "" || !valueRoleWords(p) || intent == IntentClick || intent == IntentType) {
+		// One word is the target's own; a value read by its kind ("the hotel amount") may
+		// have it on the label beside it.
 		return all
 	}
 	full := uint64(1)<<len(words) - 1
@@ -575,7 +577,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
-		if own&head == 0 && !roleFits(ce, p) {
+		if own&head == 0 && !roleFits(ce, p) && !(len(words) == 1 && kindFits(&ps[c], p)) {
 			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
@@ -624,6 +626,23 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored,
 		}
 	}
 	return all
+}
+
+// kindFits reports whether the element is a value of the kind p asks for (a price for "how
+// much is delivery"): what is asked for, as a role is.
+func kindFits(pe *prepared, p *Parsed) bool {
+	return p.Kind == "price" && pe.price || pe.shape&kindShapes[p.Kind] != 0
+}
+
+// valueRoleWords reports whether p names no role or only a value's ("the hotel amount", "price
+// of the canvas"), not a control's ("the date picker").
+func valueRoleWords(p *Parsed) bool {
+	for _, rw := range p.RoleWords {
+		if rw != "price" && rw != "cost" && rw != "amount" {
+			return false
+		}
+	}
+	return true
 }
 
 // typedMasks is, per element, which of words the text typed in it has: not what the field is

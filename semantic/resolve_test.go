@@ -360,6 +360,8 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 		{"the Priority column header", IntentAny, "", "ph"},
 		// "Select the Nth item" ticks its checkbox.
 		{"select the second ticket", IntentClick, "", "sel-2"},
+		// One word and a value's role word: the word is on the row beside the value.
+		{"the hotel amount", IntentAny, "", "amt-2"},
 	})
 }
 
