@@ -21,7 +21,9 @@ func itemOrdinal(s *Snapshot, p *Parsed, intent Intent, n int) (Resolution, bool
 	for _, w := range p.Context {
 		ctxWords = append(ctxWords, tokens(w)...)
 	}
-	g, score := bestGroup(s, stem(p.Counted), ctxWords, intent, max(n, -n), false, tickVerbs[p.Verb])
+	// "select the third ticket" ticks its row's checkbox ("check" and "tick" name the checkbox
+	// themselves, see checkRe, and never count items here).
+	g, score := bestGroup(s, stem(p.Counted), ctxWords, intent, max(n, -n), false, p.Verb == "select")
 	if g == nil {
 		return Resolution{}, false
 	}
@@ -64,9 +66,6 @@ func groupKey(e *Element) string {
 	}
 	return k
 }
-
-// tickVerbs select an item by ticking its checkbox: "select the third ticket".
-var tickVerbs = map[string]bool{"select": true, "check": true, "tick": true, "uncheck": true, "untick": true, "deselect": true}
 
 // bestGroup returns the most item-like group of repeated elements (in document order) for a
 // noun (stemmed), context words and an intent, and its score; nil when there is none with at

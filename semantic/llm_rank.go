@@ -81,8 +81,7 @@ func kindMates(s *Snapshot, p *Parsed, seen map[int]bool, room int) []*Element {
 		if seen[i] || !e.Visible || e.Interactive || len(e.Text) > 40 {
 			continue
 		}
-		fits := ks != 0 && ps[i].shape&ks != 0 || p.Kind == "price" && ps[i].price ||
-			(p.Kind == "count" || p.Kind == "figure") && hasDigit(e.Text)
+		fits := kindFits(&ps[i], p) || (p.Kind == "count" || p.Kind == "figure") && hasDigit(e.Text)
 		if !fits {
 			continue
 		}

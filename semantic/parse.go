@@ -159,6 +159,9 @@ var roleWords = map[string][]string{
 	"dialog": {"dialog", "alertdialog"}, "modal": {"dialog", "alertdialog"}, "popup": {"dialog", "alertdialog"},
 }
 
+// priceRoleWords are the role words that ask for a price: a value, not a control.
+var priceRoleWords = map[string]bool{"price": true, "cost": true, "amount": true}
+
 // roleMultiMax is the longest role word in words.
 const roleMultiMax = 2
 
@@ -393,7 +396,7 @@ func Parse(description string) Parsed {
 				if strings.HasPrefix(phrase, "search ") || phrase == "searchbox" {
 					p.Words = append(p.Words, "search")
 				}
-				if phrase == "price" || phrase == "cost" || phrase == "amount" {
+				if priceRoleWords[phrase] {
 					p.Kind = "price"
 				}
 				i += n - 1
@@ -473,7 +476,7 @@ func Parse(description string) Parsed {
 	if len(quoted) == 0 && len(p.Attrs) == 0 {
 		p.Whole = wholeOf(description)
 		p.WholeNoRole = p.Whole
-		if said := normalize(strings.TrimRight(strings.TrimSpace(description), ".!? ")); said != p.Whole {
+		if said := normalize(leadArticleRe.ReplaceAllString(strings.TrimRight(strings.TrimSpace(description), ".!? "), "")); said != p.Whole {
 			p.Said = said
 		}
 		for _, rw := range p.RoleWords {

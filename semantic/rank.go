@@ -628,16 +628,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	namedWhole := false
 	if p.Whole != "" {
 		for _, f := range containedFields {
-			if v := pe.norm[f]; (v == p.Whole || v == p.WholeNoRole) && fields[f].w >= textScore {
-				textScore = fields[f].w
-				namedWhole = true
+			v := pe.norm[f]
+			if (v == p.Whole || v == p.WholeNoRole || p.Said != "" && v == p.Said) && fields[f].w >= textScore {
+				textScore, namedWhole = fields[f].w, true
 				why = append(why, fields[f].name+" is the whole description")
-				break
-			}
-			if v := pe.norm[f]; p.Said != "" && v == p.Said && fields[f].w >= textScore {
-				textScore = fields[f].w
-				namedWhole = true
-				why = append(why, fields[f].name+" is the whole instruction")
 				break
 			}
 		}

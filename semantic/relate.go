@@ -427,9 +427,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 	}
-	if len(words) == 0 || len(words) == 1 && (p.Kind == "" || !valueRoleWords(p) || intent == IntentClick || intent == IntentType) {
-		// One word is the target's own; a value read by its kind ("the hotel amount") may
-		// have it on the label beside it.
+	// One word is the target's own, unless a value is read by its kind ("the hotel amount"):
+	// then the word may be on the label or the row beside it.
+	valueByKind := len(words) == 1 && p.Kind != "" && valueRoleWords(p) && intent != IntentClick && intent != IntentType
+	if len(words) == 0 || len(words) == 1 && !valueByKind {
 		return all
 	}
 	full := uint64(1)<<len(words) - 1
@@ -577,7 +578,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
-		if own&head == 0 && !roleFits(ce, p) && !(len(words) == 1 && kindFits(&ps[c], p)) {
+		if own&head == 0 && !roleFits(ce, p) && !(valueByKind && kindFits(&ps[c], p)) {
 			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
@@ -638,7 +639,7 @@ func kindFits(pe *prepared, p *Parsed) bool {
 // of the canvas"), not a control's ("the date picker").
 func valueRoleWords(p *Parsed) bool {
 	for _, rw := range p.RoleWords {
-		if rw != "price" && rw != "cost" && rw != "amount" {
+		if !priceRoleWords[rw] {
 			return false
 		}
 	}
