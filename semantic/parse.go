@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -77,6 +78,10 @@ type Parsed struct {
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
+
+	// roleSet is true when the parser itself put the role word in (a rewritten "mark X as
+	// done"): it is the head wherever it stands.
+	roleSet bool
 }
 
 var (
@@ -216,7 +221,7 @@ var stopWords = map[string]bool{
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
-	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true,
+	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
 
 // contextPreps start an "in the cart summary" phrase.
@@ -327,8 +332,9 @@ func Parse(description string) Parsed {
 
 	// Roles, ordinals, items and salient words of the main part.
 	type roleHit struct {
-		word  string
-		roles []string
+		word       string
+		roles      []string
+		start, end int // where in main
 	}
 	var hits []roleHit
 	datey := false // a month or a weekday: numeric ordinals are days of the month
@@ -392,7 +398,7 @@ func Parse(description string) Parsed {
 			}
 			phrase := strings.Join(main[i:i+n], " ")
 			if roles, ok := roleWords[phrase]; ok {
-				hits = append(hits, roleHit{phrase, roles})
+				hits = append(hits, roleHit{phrase, roles, i, i + n})
 				if strings.HasPrefix(phrase, "search ") || phrase == "searchbox" {
 					p.Words = append(p.Words, "search")
 				}
@@ -421,6 +427,14 @@ func Parse(description string) Parsed {
 		if containerWords[head.word] && len(p.Words) > 0 {
 			// "close the newsletter modal": the modal is where the target is, not the target.
 			p.Context = append(p.Context, canonicalContext(head.word))
+			hits = hits[:len(hits)-1]
+		}
+	}
+	if len(hits) > 0 {
+		if h := hits[len(hits)-1]; !p.roleSet && h.end < len(main) && contentWord(main[h.end]) && slices.ContainsFunc(main[:h.start], contentWord) {
+			// "the rate of the logo design line": a role word inside a name is one of its
+			// words; the line is what is meant.
+			p.Words = append(p.Words, strings.Fields(h.word)...)
 			hits = hits[:len(hits)-1]
 		}
 	}
@@ -541,6 +555,7 @@ func stripInstruction(s string, p *Parsed) string {
 		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
 		// ("mark everything as read" is a bulk action's button, "Mark all as read".)
 		p.Intent = IntentClick
+		p.roleSet = true
 		return m[2] + " checkbox " + m[1]
 	}
 	if rest, ok := question(s, p); ok {
@@ -1011,4 +1026,10 @@ var figureWords = map[string]bool{
 	"quantity": true, "qty": true, "humidity": true, "speed": true, "volume": true, "cap": true, "ratio": true, "bid": true,
 	"salary": true, "charge": true, "deposit": true, "payment": true, "due": true,
 	"number": true, // "the order number": #W-88412-0375
+}
+
+// contentWord reports whether w, a word of a description, can name something: not a stop word,
+// a soft word, a role word or a preposition.
+func contentWord(w string) bool {
+	return w != "s" && !strings.HasPrefix(w, "\x00") && !stopWords[w] && !softWords[w] && roleWords[w] == nil && !contextPreps[w]
 }

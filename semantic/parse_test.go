@@ -386,3 +386,26 @@ func TestParse_MarkAs(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_WordsInPassing: "as" is no word to match ("pick July 25 as the checkout date" is not
+// the 18th "selected as check-in date"), and a role word inside a name is one of its words ("the
+// logo design line" is a line, and "logo" tells it from the website design line).
+func TestParse_WordsInPassing(t *testing.T) {
+	cases := []struct {
+		desc      string
+		words     []string
+		roleWords []string
+	}{
+		{"pick July 25 as the checkout date", []string{"july", "25", "checkout", "date"}, nil},
+		{"rate of the logo design line", []string{"rate", "design", "line", "logo"}, nil},
+		{"the logo", nil, []string{"logo"}},
+		{"click the button Save changes", []string{"save", "changes"}, []string{"button"}},
+		{"the Submit button", []string{"submit"}, []string{"button"}},
+	}
+	for _, c := range cases {
+		p := Parse(c.desc)
+		if !slices.Equal(p.Words, c.words) || !slices.Equal(p.RoleWords, c.roleWords) {
+			t.Errorf("Parse(%q): words %q role words %q, want %q %q", c.desc, p.Words, p.RoleWords, c.words, c.roleWords)
+		}
+	}
+}

@@ -628,7 +628,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	namedWhole := false
 	if p.Whole != "" {
 		for _, f := range containedFields {
-			v := pe.norm[f]
+			v := strings.TrimRight(pe.norm[f], "?!.: ") // "What is a security code?" is named by the question
 			if (v == p.Whole || v == p.WholeNoRole || p.Said != "" && v == p.Said) && fields[f].w >= textScore {
 				textScore, namedWhole = fields[f].w, true
 				why = append(why, fields[f].name+" is the whole description")

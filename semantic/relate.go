@@ -578,7 +578,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
-		if own&head == 0 && !roleFits(ce, p) && !(valueByKind && kindFits(&ps[c], p)) {
+		if own&head == 0 && !roleFits(ce, p) && !(valueByKind && kindFits(&ps[c], p)) && !(verbHeads[p.Head] && ce.Interactive && poss != 0) {
 			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
@@ -605,7 +605,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
-			if frac > best && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role]) && !isAncestor(s, c, a) && associated(s, c, a) {
+			if frac > best && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
 				best, bestGot = frac, got
 			}
 		}

@@ -365,6 +365,25 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 	})
 }
 
+// TestResolve_RowWords: what a row says beside its controls, and what a description says in
+// passing (session 8: each case failed before).
+func TestResolve_RowWords(t *testing.T) {
+	runResolveCases(t, "rowwords.html", []resolveCase{
+		// The list item's own text names the fixture its Tickets link is for; "buy" is the
+		// action, not a word the link must carry.
+		{"buy tickets for Kingsbridge v Westfield", IntentClick, "", "tix-2"},
+		// The line is named by the text typed in its Description field; "logo" is a word of
+		// that name, not a picture.
+		{"rate of the logo design line", IntentAny, "", "r2"},
+		// Slot buttons in a bare row: the earliest one that can be booked, its 24-hour time
+		// read without AM or PM.
+		{"choose the earliest available entry time", IntentClick, "", "s-1100"},
+		{"the latest available time", IntentClick, "", "s-1800"},
+		// A help button named by the whole question.
+		{"what is a security code", IntentAny, "", "cvv-help"},
+	})
+}
+
 // TestResolve_WordsPagesUseInstead: a field named by the role word alone, and the words forms
 // and apps use for what people call otherwise (session 7: each case failed before).
 func TestResolve_WordsPagesUseInstead(t *testing.T) {

@@ -65,7 +65,8 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 	te := top.Element
 	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
 	alike := func(e *Element) bool {
-		return e.Role == te.Role && (e.Item != 0 && itemList(e.ItemKind) == itemList(te.ItemKind) || colOf(e) != "" && colOf(e) == colOf(te))
+		return e.Role == te.Role && (e.Item != 0 && itemList(e.ItemKind) == itemList(te.ItemKind) || colOf(e) != "" && colOf(e) == colOf(te) ||
+			e.Shape == te.Shape && e.Context == te.Context) // a row of slot buttons under one heading
 	}
 	// A value is the element's own or its row's or card's; when the best shows the value itself
 	// (a price, not a rate's name), so do the look-alikes compared, one per row or card.
@@ -83,6 +84,9 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 	var band []scored
 	var vals []float64
 	add := func(c scored) {
+		if te.Enabled && !c.Element.Enabled {
+			return // "the earliest entry time" is one that can be booked, not the sold-out one
+		}
 		if v, found := read(c.Element); found {
 			band = append(band, c)
 			vals = append(vals, v)
@@ -153,8 +157,10 @@ func itemValues(s *Snapshot, kind string) map[int]float64 {
 	return out
 }
 
-// clockTokRe reads a 24-hour time token of clockTimes ("t1500").
-var clockTokRe = regexp.MustCompile(`\bt(\d{2})(\d{2})\b`)
+// clockTokRe reads a time token of clockTimes: the 24-hour one ("t1500", written first), or a
+// clock face alone ("c1100" for "11:00", read as the 24-hour time a list of "11:00 … 18:00"
+// slots means).
+var clockTokRe = regexp.MustCompile(`\b[tc](\d{2})(\d{2})\b`)
 
 // valueIn reads the first price ("$1,299.00", "13,99 zł") or time of day ("3pm", "15:00") in t.
 func valueIn(t, kind string) (float64, bool) {
