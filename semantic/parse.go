@@ -78,10 +78,6 @@ type Parsed struct {
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
-
-	// roleSet is true when the parser itself put the role word in (a rewritten "mark X as
-	// done"): it is the head wherever it stands.
-	roleSet bool
 }
 
 var (
@@ -431,7 +427,7 @@ func Parse(description string) Parsed {
 		}
 	}
 	if len(hits) > 0 {
-		if h := hits[len(hits)-1]; !p.roleSet && h.end < len(main) && contentWord(main[h.end]) && slices.ContainsFunc(main[:h.start], contentWord) {
+		if h := hits[len(hits)-1]; h.end < len(main) && contentWord(main[h.end]) && slices.ContainsFunc(main[:h.start], contentWord) {
 			// "the rate of the logo design line": a role word inside a name is one of its
 			// words; the line is what is meant.
 			p.Words = append(p.Words, strings.Fields(h.word)...)
@@ -555,8 +551,7 @@ func stripInstruction(s string, p *Parsed) string {
 		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
 		// ("mark everything as read" is a bulk action's button, "Mark all as read".)
 		p.Intent = IntentClick
-		p.roleSet = true
-		return m[2] + " checkbox " + m[1]
+		return m[2] + " " + m[1] + " checkbox"
 	}
 	if rest, ok := question(s, p); ok {
 		return rest

@@ -3,6 +3,7 @@ package semantic
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -313,8 +314,8 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	v := &s.Elements[end]
-	if v.Parent != e.Parent || v.Interactive && !valueLink(v) || v.Editable || v.Role == "columnheader" {
-		return -1 // a header is no value: "Requester" does not label the "Priority" beside it
+	if !siblingValue(e, v) {
+		return -1
 	}
 	vt := strings.TrimSpace(firstOf(v.Text, v.Name))
 	if vt == "" || len([]rune(vt)) > 60 {
@@ -337,6 +338,13 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	return -1
 }
 
+// siblingValue reports whether v, the element after label e at its level, can be e's value: not
+// a control (a tel: or mailto: link is a value), not a field, not a column header ("Requester"
+// does not label the "Priority" beside it).
+func siblingValue(e, v *Element) bool {
+	return v.Parent == e.Parent && !(v.Interactive && !valueLink(v)) && !v.Editable && v.Role != "columnheader"
+}
+
 // keyValueOf returns the value a key labels in a key/value display as framework markup writes
 // it, without a colon, a dt or a figure to say so (<div><div class="_s">Adjuster</div><div
 // class="_v">Renee Kowalczyk</div><a>call</a></div>), or -1: a short wordy key, and the text
@@ -354,7 +362,7 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	ve := &s.Elements[v]
-	if ve.Parent != e.Parent || ve.Interactive && !valueLink(ve) || ve.Editable || ve.Role == "columnheader" {
+	if !siblingValue(e, ve) {
 		return -1
 	}
 	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > 80 {
@@ -778,6 +786,9 @@ type itemInfo struct {
 	cell map[int]bool
 	// wide marks the elements whose context is list-wide (see listWide).
 	wide []bool
+	// order is every item's number (those with no element of their own included), ascending:
+	// document order.
+	order []int
 }
 
 func itemMaps(s *Snapshot) *itemInfo {
@@ -825,6 +836,11 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 			m.wide[i] = first[look{e.Role, e.Name, e.Context, itemList(e.ItemKind)}] == -1
 		}
 	}
+	m.order = make([]int, 0, len(m.kinds))
+	for it := range m.kinds {
+		m.order = append(m.order, it)
+	}
+	slices.Sort(m.order)
 	return m
 }
 

@@ -434,14 +434,9 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	lists := map[string][]int{}
 	var kinds []string
 	members := map[int][]int{}
-	up, kindOf := itemUps(s), itemKinds(s)
-	// Containers are numbered in document order, those with no element of their own included.
-	all := make([]int, 0, len(kindOf))
-	for it := range kindOf {
-		all = append(all, it)
-	}
-	slices.Sort(all)
-	for _, it := range all {
+	im := itemMaps(s)
+	up, kindOf := im.ups, im.kinds
+	for _, it := range im.order { // document order, those with no element of their own included
 		k := kindOf[it]
 		if _, ok := lists[k]; !ok {
 			kinds = append(kinds, k)

@@ -63,12 +63,13 @@ func List(s *Snapshot, description string) ([]string, error) {
 	if len(words) == 0 {
 		return nil, errs.E(errs.TargetNotFound, "%q does not say what to list", description)
 	}
-	noun := stem(singular(words[len(words)-1]))
+	one := singular(words[len(words)-1])
+	noun := stem(one)
 	var ctxWords []string
 	for _, w := range append(append([]string{}, words[:len(words)-1]...), p.Context...) {
 		ctxWords = append(ctxWords, tokens(w)...)
 	}
-	wantPrice := p.Kind == "price" || noun == "pric" || noun == "cost" || noun == "amount"
+	wantPrice := p.Kind == "price" || priceRoleWords[one] // "all prices": the plural is no role word
 	g, _ := bestGroup(s, noun, ctxWords, IntentRead, 2, wantPrice, false)
 	if g == nil {
 		return nil, errs.E(errs.TargetNotFound, "no repeated elements on %s fit %q", siteOf(s.URL), description)
