@@ -25,7 +25,7 @@ type Engine struct {
 	// LLMTimeout bounds the model's part of one resolution, retries included. Optional.
 	// Default: 15s.
 	LLMTimeout time.Duration
-	// MaxCandidates is how many candidates the model sees at most. Optional. Default: 40
+	// MaxCandidates is how many candidates the model sees at most. Optional. Default: 60
 	// (defaultMaxCandidates).
 	MaxCandidates int
 }

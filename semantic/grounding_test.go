@@ -39,7 +39,8 @@ import (
 //
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
-// heuristic (its tuning misses and figures), GROUNDING_TUNING_ONLY=1 loads no held-out page,
+// heuristic (its tuning misses and figures; with GROUNDING_WANT=1 each miss says where the
+// expected element ranked, or that it scored nothing), GROUNDING_TUNING_ONLY=1 loads no held-out page,
 // GROUNDING_LLM_MISSES=1 logs the tuning cases the model was asked about without being shown the
 // expected element, GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
 // text score, unexplained share) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
@@ -247,6 +248,7 @@ type groundingOutcome struct {
 	correct    bool // the expected element, with confidence >= 0.3 (what a node accepts)
 	top1       bool // the expected element, whatever the confidence
 	got        string
+	want       string // with GROUNDING_WANT, where the expected element ranked on a miss
 	err        error
 	dur        time.Duration
 	tokens     Tokens
@@ -328,6 +330,22 @@ func (a *answerFromExpected) script(_ int, req llmtest.Request) llmtest.Reply {
 	return llmtest.Reply{Content: `{"id": null}`}
 }
 
+// wantRankOf says where the ranker put the expected element of a missed case: its place and
+// score, or that it scored nothing (the words do not reach it: the model's business).
+func wantRankOf(s *Snapshot, c groundingCase, ok []int) string {
+	q := Query{Description: c.Description, Intent: parseIntent(c.Intent)}
+	p := Parse(c.Description)
+	for r, cand := range rankScored(s, q, &p) {
+		if contains1(ok, cand.Element.ID) {
+			return fmt.Sprintf(" || want #%d %.3f %s", r+1, cand.Score, clip(describe(cand.Element), 90))
+		}
+	}
+	if len(ok) == 0 {
+		return ""
+	}
+	return " || want unranked " + clip(describe(&s.Elements[ok[0]]), 90)
+}
+
 // TestGrounding measures top-1 accuracy on the corpus: the heuristic alone, the engine with a
 // scripted model, and a second engine run over a warm cache (which must call no model).
 func TestGrounding(t *testing.T) {
@@ -373,6 +391,7 @@ func TestGrounding(t *testing.T) {
 		confOut, _ = os.Create(f)
 		defer confOut.Close()
 	}
+	wantRank := os.Getenv("GROUNDING_WANT") != ""
 	var heur []groundingOutcome
 	var durs []time.Duration
 	for _, gp := range pages {
@@ -387,6 +406,9 @@ func TestGrounding(t *testing.T) {
 				o.top1 = contains1(gp.ok[i], res.Element.ID)
 				o.correct = o.top1 && res.Confidence >= 0.3
 				o.got = fmt.Sprintf("%s (conf %.2f)", describe(&res.Element), res.Confidence)
+			}
+			if !o.top1 && wantRank {
+				o.want = wantRankOf(s, c, gp.ok[i])
 			}
 			heur = append(heur, o)
 			if confOut != nil && err == nil && !gp.holdout {
@@ -403,7 +425,7 @@ func TestGrounding(t *testing.T) {
 	if os.Getenv("GROUNDING_FAST") != "" { // a tuning loop: the heuristic's misses and figures only
 		for _, o := range heur {
 			if !o.top1 && !o.holdout {
-				t.Logf("MISS %s %q -> %s", o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 200))
+				t.Logf("MISS %s %q -> %s%s", o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 200), o.want)
 			}
 		}
 		tt, th, ta := summarizeTop1(heur)

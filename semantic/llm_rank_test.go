@@ -162,6 +162,31 @@ func TestLLMRank_PromptBudget(t *testing.T) {
 	t.Logf("prompt: %d chars, ~%d tokens, %d candidate lines", len(prompt), len(prompt)/4, strings.Count(prompt, "\n"))
 }
 
+// TestLLMRank_WordlessTargetOnABusyPage: "hand in the exam" shares no word with "Submit quiz",
+// and the page has fifty links before it: the model still gets to see the button (the default
+// candidate count leaves room beyond the first screenful of named elements).
+func TestLLMRank_WordlessTargetOnABusyPage(t *testing.T) {
+	s := &Snapshot{URL: "https://school.example/quiz/5", Title: "Quiz 5"}
+	for i := 0; i < 50; i++ {
+		s.Elements = append(s.Elements, Element{ID: i, Tag: "a", Role: "link", Name: fmt.Sprintf("Lesson %d", i+1), Href: fmt.Sprintf("/l/%d", i+1),
+			Visible: true, Enabled: true, Interactive: true, Parent: -1, Shape: "body>nav>a", Selector: fmt.Sprintf("#l%d", i+1)})
+	}
+	s.Elements = append(s.Elements, Element{ID: 50, Tag: "button", Role: "button", Name: "Submit quiz", Text: "Submit quiz", Visible: true, Enabled: true,
+		Interactive: true, Parent: -1, Shape: "body>main>button", Selector: "#submit"})
+	// The scripted model picks the submit button when it is shown, and nothing otherwise.
+	srv := llmtest.New(t, func(_ int, req llmtest.Request) llmtest.Reply {
+		if strings.Contains(req.Messages[len(req.Messages)-1].Content, `50 button "Submit quiz"`) {
+			return llmtest.Reply{Content: `{"id": 50}`}
+		}
+		return llmtest.Reply{Content: `{"id": null}`}
+	})
+	g := &Engine{LLM: fastClient(srv)}
+	res, err := g.Resolve(context.Background(), s, Query{Description: "hand in the exam", Intent: IntentClick})
+	if err != nil || res.Element.Selector != "#submit" || res.By != "llm" {
+		t.Fatalf("%+v %v", res, err)
+	}
+}
+
 // TestExtract: what the heuristic scrapers cannot read, the model reads from the page's visible
 // text (never its HTML); a null answer is target_not_found.
 func TestExtract(t *testing.T) {
