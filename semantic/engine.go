@@ -187,9 +187,10 @@ func (s *Snapshot) Related(a, b int) bool {
 	return related(s, a, b)
 }
 
-// saysMore reports whether the description has a word that some of the tied best candidates do
-// not carry in their own text or context: something that may tell them apart. The ties are
-// Resolve's (tiedWith), over the eligible candidates sc puts first.
+// saysMore reports whether the tied best candidates are unlike (another role or name), or the
+// description has a word that some of them do not carry in their own text or context: something
+// that may tell them apart. Only look-alikes the description says nothing more about are the
+// user's to settle. The ties are Resolve's (tiedWith), over the eligible candidates sc puts first.
 func saysMore(s *Snapshot, sc []scored, p *Parsed) bool {
 	k := 0
 	for k < len(sc) && sc[k].eligible {
@@ -200,6 +201,12 @@ func saysMore(s *Snapshot, sc []scored, p *Parsed) bool {
 	}
 	ps := prepare(s)
 	tied := append([]scored{sc[0]}, tiedWith(s, sc[:k])...)
+	first := &ps[sc[0].Element.ID]
+	for _, c := range tied[1:] {
+		if pe := &ps[c.Element.ID]; pe.el.Role != first.el.Role || pe.norm[0] != first.norm[0] {
+			return true // unlike elements ("Pause length", "Pause instead"): what each is may settle it
+		}
+	}
 	for _, w := range descWords(p) {
 		if stopWords[w] {
 			continue

@@ -42,7 +42,7 @@ import (
 // heuristic (its tuning misses and figures; with GROUNDING_WANT=1 each miss says where the
 // expected element ranked, or that it scored nothing), GROUNDING_TUNING_ONLY=1 loads no held-out page,
 // GROUNDING_LLM_MISSES=1 logs the tuning cases the model was asked about without being shown the
-// expected element, GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
+// expected element, and those it was not asked about that the heuristic had wrong, GROUNDING_CONF=file writes (correct, confidence, score, runner-up,
 // text score, unexplained share) rows of the tuning cases for calibrating Resolve's confidence, GROUNDING_OUT=file
 // writes the figures as JSON.
 
@@ -456,6 +456,9 @@ func TestGrounding(t *testing.T) {
 		for _, o := range withLLM {
 			if !o.correct && !o.holdout && o.shown >= 0 {
 				t.Logf("LLM MISS (the model was not shown it) %s %q", o.page, o.desc)
+			}
+			if !o.correct && !o.holdout && o.shown < 0 {
+				t.Logf("LLM MISS (the model was not asked) %s %q -> %s", o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 160))
 			}
 		}
 	}

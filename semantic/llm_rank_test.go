@@ -247,6 +247,26 @@ func TestEngine_AmbiguityGoesToTheModelOnlyWhenTheDescriptionSaysMore(t *testing
 	}
 }
 
+// TestEngine_UnlikeTiesGoToTheModel: a tie between elements that are not look-alikes (a
+// "Pause length" list and a "Pause instead" button for "how long to pause for") is no
+// user's choice between copies: the model is asked, and its choice is taken.
+func TestEngine_UnlikeTiesGoToTheModel(t *testing.T) {
+	s := &Snapshot{URL: "https://stream.example/account", Title: "Cancel subscription", Elements: []Element{
+		{ID: 0, Tag: "select", Role: "combobox", Name: "Pause length", Text: "1 month", Visible: true, Enabled: true, Interactive: true, Parent: -1, Selector: "#pause-len", Box: Box{Y: 40, W: 160, H: 24}},
+		{ID: 1, Tag: "button", Role: "button", Name: "Pause instead", Text: "Pause instead", Visible: true, Enabled: true, Interactive: true, Parent: -1, Selector: "#pause-instead", Box: Box{Y: 80, W: 120, H: 24}},
+	}}
+	q := Query{Description: "how long to pause for", Intent: IntentRead}
+	if _, err := Resolve(s, q); !errs.Is(err, errs.AmbiguousTarget) {
+		t.Fatalf("the heuristic alone: want ambiguous_target, got %v", err)
+	}
+	srv := llmtest.New(t, answer(`{"id": 0}`))
+	g := &Engine{LLM: fastClient(srv)}
+	res, err := g.Resolve(context.Background(), s, q)
+	if err != nil || res.By != "llm" || res.Element.Selector != "#pause-len" || len(srv.Calls()) != 1 {
+		t.Fatalf("got %+v, %v after %d calls, want the model's #pause-len after 1", res, err, len(srv.Calls()))
+	}
+}
+
 // TestEngine_ClickOnALabelGoesToTheModel: a click the heuristic would land, however surely, on
 // text that takes no click (the words named a person, the control beside them says "Message")
 // goes to the model; reading that text does not.
