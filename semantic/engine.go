@@ -3,6 +3,7 @@ package semantic
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rodeo-run/rodeo/errs"
 	"github.com/rodeo-run/rodeo/llm"
@@ -66,7 +67,7 @@ func (g *Engine) maxCandidates() int {
 // its confidence, less up to unexplainedWeight for the description's words nothing around the
 // answer carries, and halved when a click or a keystroke would land on an element that does not
 // take it (the words named a label, and the control is elsewhere) or when what is read only
-// echoes the description.
+// echoes the description, is a sentence where a value was asked for, or names an action.
 func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 	c := res.Confidence * (1 - unexplainedWeight*unexplained(s, p, res.Element.ID))
 	switch e := &res.Element; intentOf(q, p) {
@@ -82,8 +83,23 @@ func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 		if echoOf(e, q.Description) {
 			c /= 2
 		}
+		if p.Kind != "" && utf8.RuneCountInString(firstOf(e.Text, e.Name)) > sentenceRunes || namesAnAction(e, q.Description) {
+			c /= 2
+		}
 	}
 	return c
+}
+
+// sentenceRunes is how long a text runs before it is a sentence rather than a value: a value
+// asked for ("how much does one bag cost") answered by a sentence that holds one ("Bags are
+// cheaper now than at the airport (€60,00).") is most likely the wrong one.
+const sentenceRunes = 40
+
+// namesAnAction reports whether what is read opens with an action the description does not say
+// ("Add DNS record" for "the number of DNS records"): a control's label, not the value.
+func namesAnAction(e *Element, description string) bool {
+	a := firstWordOf(normalize(firstOf(e.Name, e.Text)))
+	return (actionWords[a] || verbHeads[a]) && !contains(tokens(normalize(description)), stem(a))
 }
 
 // echoOf reports whether an element read for a description says only some of its words: "Status"

@@ -355,6 +355,11 @@ func TestGateConfidence(t *testing.T) {
 		{"the status of the dishwasher request", IntentRead, text("Scheduled"), false},
 		{"the non-refundable price", IntentRead, text("$246"), false},
 		{"Ben Okoro", IntentRead, text("Ben Okoro"), false},
+		{"how much does one bag cost", IntentRead, text("Bags are cheaper now than at the airport (€60,00)."), true},
+		{"how much does one bag cost", IntentRead, text("€35,00"), false},
+		{"the number of DNS records", IntentRead, text("Add DNS record"), true},
+		{"the number of DNS records", IntentRead, text("20"), false},
+		{"add a DNS record", IntentRead, text("Add DNS record"), false},
 	} {
 		p := Parse(c.desc)
 		s := &Snapshot{Elements: []Element{c.el}}
