@@ -83,7 +83,10 @@ func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 		if echoOf(e, q.Description) {
 			c /= 2
 		}
-		if p.Kind != "" && utf8.RuneCountInString(firstOf(e.Text, e.Name)) > sentenceRunes || namesAnAction(e, q.Description) {
+		// A sentence where a value was asked for, or a control's label ("Add DNS record" for "the
+		// number of DNS records"): most likely not the value.
+		if p.Kind != "" && utf8.RuneCountInString(firstOf(e.Text, e.Name)) > sentenceRunes ||
+			namesAction(normalize(firstOf(e.Name, e.Text)), tokens(normalize(q.Description)), true) {
 			c /= 2
 		}
 	}
@@ -94,13 +97,6 @@ func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 // asked for ("how much does one bag cost") answered by a sentence that holds one ("Bags are
 // cheaper now than at the airport (€60,00).") is most likely the wrong one.
 const sentenceRunes = 40
-
-// namesAnAction reports whether what is read opens with an action the description does not say
-// ("Add DNS record" for "the number of DNS records"): a control's label, not the value.
-func namesAnAction(e *Element, description string) bool {
-	a := firstWordOf(normalize(firstOf(e.Name, e.Text)))
-	return (actionWords[a] || verbHeads[a]) && !contains(tokens(normalize(description)), stem(a))
-}
 
 // echoOf reports whether an element read for a description says only some of its words: "Status"
 // for "the status of the dishwasher request", "Non-refundable" for "the non-refundable price":
@@ -217,9 +213,8 @@ func saysMore(s *Snapshot, sc []scored, p *Parsed) bool {
 	}
 	ps := prepare(s)
 	tied := append([]scored{sc[0]}, tiedWith(s, sc[:k])...)
-	first := &ps[sc[0].Element.ID]
 	for _, c := range tied[1:] {
-		if pe := &ps[c.Element.ID]; pe.el.Role != first.el.Role || pe.norm[0] != first.norm[0] {
+		if c.Element.Role != sc[0].Element.Role || ps[c.Element.ID].norm[0] != ps[sc[0].Element.ID].norm[0] {
 			return true // unlike elements ("Pause length", "Pause instead"): what each is may settle it
 		}
 	}

@@ -17,10 +17,9 @@ import (
 // The model ranker's prompt is a compact candidate list, never the page's HTML: one line per
 // candidate with its snapshot id, role, name and a little context. promptBudget bounds the
 // whole prompt (system + user) in estimated tokens (characters / 4), whatever the page's size.
-// Sixty candidates, not forty (session 9): a description that shares no word with its target
-// ranks it nowhere, and on a busy page forty lines ran out before it; the budget still trims
-// long lines (corpus: mean 614 -> 743 tokens, max 1,399; held-out with the scripted model
-// 88.9 -> 91.0 %, tuning 96.8 -> 97.0 %).
+// Sixty candidates: a description that shares no word with its target ranks it nowhere, and on
+// a busy page forty lines ran out before it; the budget still trims long lines (the figures at
+// 40, 60, 80 and 120: docs/PERFORMANCE.md, session 9).
 const (
 	defaultMaxCandidates = 60
 	promptBudget         = 1400

@@ -902,8 +902,7 @@ func possessor(main []string) []string {
 				return nil
 			}
 			return out
-		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || roleWords[w] != nil:
-		default:
+		case contentWord(w):
 			out = append(out, w)
 		}
 	}
@@ -936,8 +935,7 @@ func ofObject(main []string) []string {
 				switch {
 				case npBreaks[x]:
 					return out
-				case strings.HasPrefix(x, "\x00") || stopWords[x] || softWords[x] || roleWords[x] != nil:
-				default:
+				case contentWord(x):
 					out = append(out, x)
 				}
 			}
@@ -1003,7 +1001,7 @@ func headOf(main []string) string {
 // firstWord is the first salient word of the main words.
 func firstWord(main []string) string {
 	for _, w := range main {
-		if w == "s" || strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || roleWords[w] != nil {
+		if !contentWord(w) {
 			continue
 		}
 		if _, isOrd := ordinal(w); isOrd {
@@ -1024,7 +1022,8 @@ var figureWords = map[string]bool{
 }
 
 // contentWord reports whether w, a word of a description, can name something: not a stop word,
-// a soft word, a role word or a preposition.
+// a soft word, a role word, a preposition or a quote's placeholder. (ordinalItem keeps soft
+// words: "the second current plan" counts plans.)
 func contentWord(w string) bool {
 	return w != "s" && !strings.HasPrefix(w, "\x00") && !stopWords[w] && !softWords[w] && roleWords[w] == nil && !contextPreps[w]
 }

@@ -837,7 +837,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "+ Add activity", "+ New ticket", "Search tickets" make or find one: they are not one
 	// ("the teamLab activity"), unless the description says that action.
 	if len(qt.words) > 0 && e.Interactive && (p.Thing || intent == IntentRead) {
-		if a := firstWordOf(pe.norm[0]); (actionWords[a] || intent == IntentRead && verbHeads[a]) && !contains(qt.all, stem(a)) {
+		if namesAction(pe.norm[0], qt.all, intent == IntentRead) {
 			// Reading "the tracking number" does not read "Copy tracking number".
 			total -= 0.15
 			why = append(why, "makes or finds one, is not one")
@@ -1782,6 +1782,14 @@ func countsPlural(name, w string) bool {
 
 // actionWords open the names of controls that create or look for a thing ("Add activity").
 var actionWords = map[string]bool{"add": true, "new": true, "create": true, "search": true, "filter": true, "find": true}
+
+// namesAction reports whether a normalized name opens with an action ("+ Add activity", and with
+// anyVerb any instruction verb: "Copy tracking number") that the description's stemmed words
+// do not say: it makes or finds a thing, or acts on it; it is not the thing.
+func namesAction(norm string, said []string, anyVerb bool) bool {
+	a := firstWordOf(norm)
+	return (actionWords[a] || anyVerb && verbHeads[a]) && !contains(said, stem(a))
+}
 
 // firstWordOf is the first word of a normalized name, past leading symbols ("+ add" -> "add").
 func firstWordOf(norm string) string {
