@@ -319,6 +319,11 @@ func TestSnap_Items(t *testing.T) {
 	if a, b := get("l1-link"), get("l2-link"); a.Item == 0 || a.Item == b.Item || !strings.HasPrefix(a.ItemKind, "li@") || a.ItemKind == name1.ItemKind {
 		t.Errorf("list items: %d %d (%s)", a.Item, b.Item, a.ItemKind)
 	}
+	// Component sites repeat custom elements for their cards (<product-tile>).
+	n1, p1, n2 := get("t1-name"), get("t1-price"), get("t2-name")
+	if n1.Item == 0 || p1.Item != n1.Item || n2.Item == n1.Item || n2.ItemKind != n1.ItemKind || !strings.HasPrefix(n1.ItemKind, "product-tile@") {
+		t.Errorf("custom element cards: items %d %d %d (%s, %s)", n1.Item, p1.Item, n2.Item, n1.ItemKind, n2.ItemKind)
+	}
 }
 
 // TestSnap_Containers checks that a repeated container with no element of its own (an applicant

@@ -324,6 +324,10 @@ function (KEY) {
   // ARIACELLS are the roles of a grid's cells built of divs (a <td> or <th> is one by its tag).
   const ARIACELLS = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
   const ITEMTAGS = new Set(['DIV', 'LI', 'TR', 'ARTICLE', 'SECTION', 'FIGURE', 'DL']);
+  // itemTag tells whether an element with tag may be a repeated item: a block container, or a
+  // custom element (<product-card>, <ytd-video-renderer>), which component sites repeat for
+  // their cards and rows.
+  const itemTag = tag => ITEMTAGS.has(tag) || tag.indexOf('-') > 0;
   // itemSig is an element's first class, what repeated items share.
   function itemSig(e) { return sigOf(e.getAttribute('class')); }
   function sigOf(c) {
@@ -345,7 +349,7 @@ function (KEY) {
     const m = new Map();
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
       const tag = c.tagName;
-      if (!ITEMTAGS.has(tag)) continue;
+      if (!itemTag(tag)) continue;
       const k = tag + '.' + itemSig(c);
       m.set(k, (m.get(k) || 0) + 1);
       m.set(tag, (m.get(tag) || 0) + 1);
@@ -372,7 +376,7 @@ function (KEY) {
       const csel = id && idCount.get(id) === 1 ? scope + '#' + CSS.escape(id) : sel + ti.step + nth;
       const cshape = childShape(shape, lower);
       let citem = item;
-      if (ITEMTAGS.has(tag)) {
+      if (itemTag(tag)) {
         // A repeated container: a list item, a row, a card. Its elements belong together (see
         // Element.Item). Repeated means a sibling with the same tag and first class, anywhere
         // in the list (a story row and its subtext row alternate); a row or list item is one
@@ -948,7 +952,7 @@ function (KEY) {
       const at = new Map(lastEls.map((e, i) => [e, i])); // one pass, not an indexOf per change
       for (const e of classed) {
         const p = e.parentNode;
-        if (ITEMTAGS.has(e.tagName) && !checked.has(p)) {
+        if (itemTag(e.tagName) && !checked.has(p)) {
           checked.add(p);
           const k = rekind(p);
           if (k < 0) return null;
@@ -988,7 +992,7 @@ function (KEY) {
     let renamed = 0;
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
       const tag = c.tagName;
-      if (!ITEMTAGS.has(tag)) continue;
+      if (!itemTag(tag)) continue;
       const sg = itemSig(c);
       const is = !c.hidden && repeated(reps, tag, sg);
       const it = lastItemOf.get(c);
