@@ -462,3 +462,14 @@ func TestResolve_WordsPagesUseInstead(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_CustomElementCards: cards that are custom elements (<product-tile>) are items, so
+// a card's parts are found by the card's name or place (each case failed before they were: the
+// desk lamp's price for the floor lamp's, two Add to cart buttons alike).
+func TestResolve_CustomElementCards(t *testing.T) {
+	runResolveCases(t, "items.html", []resolveCase{
+		{"the price of the floor lamp", IntentAny, "", "t2-price"},
+		{"the price of the second product", IntentAny, "", "t2-price"},
+		{"add the floor lamp to the cart", IntentClick, "", "t2-add"},
+	})
+}
