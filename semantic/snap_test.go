@@ -324,6 +324,11 @@ func TestSnap_Items(t *testing.T) {
 	if n1.Item == 0 || p1.Item != n1.Item || n2.Item == n1.Item || n2.ItemKind != n1.ItemKind || !strings.HasPrefix(n1.ItemKind, "product-tile@") {
 		t.Errorf("custom element cards: items %d %d %d (%s, %s)", n1.Item, p1.Item, n2.Item, n1.ItemKind, n2.ItemKind)
 	}
+	// An ARIA list item is one whatever its class: the unread thread among read ones.
+	f1, s1, f2 := get("m1-from"), get("m1-subj"), get("m2-from")
+	if f1.Item == 0 || s1.Item != f1.Item || f2.Item == 0 || f2.Item == f1.Item {
+		t.Errorf("ARIA list items: %d %d %d (%s, %s)", f1.Item, s1.Item, f2.Item, f1.ItemKind, f2.ItemKind)
+	}
 }
 
 // TestSnap_Containers checks that a repeated container with no element of its own (an applicant

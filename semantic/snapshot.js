@@ -337,14 +337,18 @@ function (KEY) {
     return sp < 0 ? t : t.slice(0, sp);
   }
 
-  // repeated tells whether a child with tag and first class sg is an item, given its parent's
+  // itemRole is c's role when ARIA makes it one of a list's or table's entries: like a row or a
+  // list item, such an element is an item whatever its class.
+  const ITEMROLES = new Set(['row', 'listitem', 'article']);
+  const itemRole = c => { const r = c.getAttribute('role'); return r && ITEMROLES.has(r) ? r : ''; };
+  // repeated tells whether a child c with tag and first class sg is an item, given its parent's
   // repeatsOf (walkChildren and rekind must agree).
-  const repeated = (reps, tag, sg) => reps.get(tag + '.' + sg) > 1 || (tag === 'TR' || tag === 'LI') && reps.get(tag) > 1;
+  const repeated = (reps, c, tag, sg) => reps.get(tag + '.' + sg) > 1 || (tag === 'TR' || tag === 'LI') && reps.get(tag) > 1 || reps.get('@' + itemRole(c)) > 1;
   // itemKind is an item's ItemKind: its tag, first class and group.
   const itemKind = (lower, sg, group) => lower + (sg ? '.' + sg : '') + '@' + group;
 
-  // repeatsOf counts node's children that may be items by tag and first class ("TR.athing")
-  // and by tag alone ("TR").
+  // repeatsOf counts node's children that may be items by tag and first class ("TR.athing"),
+  // by tag alone ("TR") and by item role ("@listitem").
   function repeatsOf(node) {
     const m = new Map();
     for (let c = node.firstElementChild; c; c = c.nextElementSibling) {
@@ -353,6 +357,8 @@ function (KEY) {
       const k = tag + '.' + itemSig(c);
       m.set(k, (m.get(k) || 0) + 1);
       m.set(tag, (m.get(tag) || 0) + 1);
+      const r = itemRole(c);
+      if (r) m.set('@' + r, (m.get('@' + r) || 0) + 1);
     }
     return m;
   }
@@ -383,7 +389,7 @@ function (KEY) {
         // whatever its class (an unread row among read ones).
         if (!reps) reps = repeatsOf(node);
         const sg = itemSig(c);
-        if (repeated(reps, tag, sg)) {
+        if (repeated(reps, c, tag, sg)) {
           citem = ++nItems;
           if (!group) group = ++nGroups;
           itemSigs[citem] = itemKind(lower, sg, group);
@@ -994,7 +1000,7 @@ function (KEY) {
       const tag = c.tagName;
       if (!itemTag(tag)) continue;
       const sg = itemSig(c);
-      const is = !c.hidden && repeated(reps, tag, sg);
+      const is = !c.hidden && repeated(reps, c, tag, sg);
       const it = lastItemOf.get(c);
       if (is !== (it !== undefined)) return -1;
       if (!is) continue;
