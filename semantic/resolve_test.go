@@ -473,3 +473,14 @@ func TestResolve_CustomElementCards(t *testing.T) {
 		{"add the floor lamp to the cart", IntentClick, "", "t2-add"},
 	})
 }
+
+// TestResolve_EditorPlaceholders: rich text editors with no label are named by the placeholder
+// they show from an attribute (Quill's data-placeholder, Tiptap's on its empty paragraph, ARIA's
+// aria-placeholder).
+func TestResolve_EditorPlaceholders(t *testing.T) {
+	runResolveCases(t, "editors.html", []resolveCase{
+		{"write a comment", IntentType, "", "tiptap"},
+		{"the task description field", IntentType, "", "quill"},
+		{"type in the message #launch box", IntentType, "", "chat"},
+	})
+}

@@ -417,7 +417,7 @@ function (KEY) {
   // ATTRS are the attributes derive and what it calls read (of the element or, for ANCESTRAL
   // ones, of its descendants): changes of other attributes (style...) drop no derived data
   // (see DIRTY for what they do to replay).
-  const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'name', 'id', 'class',
+  const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'aria-placeholder', 'data-placeholder', 'name', 'id', 'class',
     'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
   const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
   const ATTRSET = new Set(ATTRS);
@@ -561,7 +561,13 @@ function (KEY) {
     const ha = d.ha, type = d.type;
     d.textual = (tag === 'INPUT' && TEXT_INPUTS.has(type)) || tag === 'TEXTAREA';
     d.labelledby = ha && el.hasAttribute('aria-labelledby');
-    d.placeholder = ha ? el.getAttribute('placeholder') || '' : '';
+    d.placeholder = ha ? el.getAttribute('placeholder') || el.getAttribute('aria-placeholder') || '' : '';
+    if (d.editRoot && !d.placeholder) {
+      // Rich text editors show their placeholder from an attribute with CSS (Quill on the
+      // editor, ProseMirror and Tiptap on its empty first paragraph).
+      const fc = el.firstElementChild;
+      d.placeholder = el.getAttribute('data-placeholder') || (fc && fc.getAttribute('data-placeholder')) || '';
+    }
     d.isSVG = tag === 'svg' || tag === 'SVG';
     if (d.isSVG) { const st = el.querySelector('title'); d.svgName = st ? st.textContent : ''; }
     if (tag !== 'SELECT' && (!d.formControl || tag === 'BUTTON')) {
