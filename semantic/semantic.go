@@ -34,7 +34,9 @@ type Element struct {
 	AriaLabel   string `json:"aria_label,omitempty"`
 	Title       string `json:"title,omitempty"`
 	Alt         string `json:"alt,omitempty"`
-	// Value is a field's current value ("***" for a non-empty password) or a select's chosen option.
+	// Value is a field's current value ("***" for a non-empty password), a select's chosen option,
+	// or a range widget's value: a progress bar's or meter's share of its range ("40%"), or what
+	// aria-valuetext or aria-valuenow says of an ARIA slider, progress bar or spin button.
 	Value     string `json:"value,omitempty"`
 	InputType string `json:"input_type,omitempty"`
 	Href      string `json:"href,omitempty"`
@@ -171,4 +173,16 @@ type Tokens struct {
 	Completion int `json:"completion"`
 	// Calls is the number of model calls, retries included.
 	Calls int `json:"calls"`
+}
+
+// rangeRoles are the roles whose Value is the widget's position in a range.
+var rangeRoles = map[string]bool{"progressbar": true, "slider": true, "spinbutton": true, "meter": true, "scrollbar": true}
+
+// RangeValue is a range widget's value ("40%", "7 of 10"): what a reader of a progress bar or
+// a slider wants, which is not in its text. ok is false for other elements.
+func (e *Element) RangeValue() (v string, ok bool) {
+	if !rangeRoles[e.Role] || e.Value == "" {
+		return "", false
+	}
+	return e.Value, true
 }

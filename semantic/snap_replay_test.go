@@ -44,6 +44,7 @@ const replayPage = `<!doctype html><html><head><title>Replay</title><style>
 <div class="card a" id=card1>First card <a href="/1">Open</a></div><div class="card b" id=card2>Second card <a href="/2">Open</a></div>
 <div><span id=mover>Moving text</span></div>
 <p id=fade>Fading text</p>
+<progress id=prog max=200 value=50></progress> <meter id=met min=10 max=30 value=20></meter> <div role=progressbar id=pbar aria-label="Sync" aria-valuenow=10></div>
 <div id=host><span>Light text</span></div>
 <div id=host2><span>Other light text</span></div>
 <div id=host3 style="position: absolute; left: 0; top: 0"><span>Third light text</span></div>
@@ -184,6 +185,11 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		{"a grid card's class ends an item", `() => { document.getElementById('g3').className = 'h'; }`},
 		{"a plain div joins the items", `() => { document.getElementById('plain').className = 'h'; }`},
 		{"a grid card's class back", `() => { document.getElementById('g3').className = 'g'; }`},
+		{"a progress bar moves", `() => { document.getElementById('prog').value = 150; }`},
+		{"a progress bar becomes indeterminate", `() => document.getElementById('prog').removeAttribute('value')`},
+		{"a meter moves", `() => { document.getElementById('met').value = 25; }`},
+		{"an ARIA progress bar moves", `() => document.getElementById('pbar').setAttribute('aria-valuenow', '60')`},
+		{"an ARIA progress bar says its value", `() => document.getElementById('pbar').setAttribute('aria-valuetext', 'Almost done')`},
 		{"focus a field", `() => document.getElementById('name').focus()`},
 		{"push a URL", `() => history.pushState(null, '', '#pushed')`},
 	}

@@ -363,3 +363,26 @@ func TestSnap_Containers(t *testing.T) {
 		seen[c.Item] = true
 	}
 }
+
+// TestSnap_RangeValues: a range widget's value is its state, not its text: a progress bar's or
+// meter's share of its range, an ARIA widget's aria-valuetext or aria-valuenow.
+func TestSnap_RangeValues(t *testing.T) {
+	_, s := snapFixture(t, "ranges.html")
+	for id, want := range map[string]string{"up": "40%", "busy": "", "disk": "25%", "vol": "7 of 10", "sync": "60", "bass": "3"} {
+		e := byID(s, id)
+		if e == nil {
+			t.Errorf("#%s missing", id)
+			continue
+		}
+		if e.Value != want {
+			t.Errorf("#%s (%s %q): value %q, want %q", id, e.Role, e.Name, e.Value, want)
+		}
+		if v, ok := e.RangeValue(); ok != (want != "") || v != want {
+			t.Errorf("#%s: RangeValue() = %q, %v", id, v, ok)
+		}
+	}
+	res, err := Resolve(s, Query{Description: "the upload progress", Intent: IntentRead})
+	if err != nil || res.Element.IDAttr != "up" {
+		t.Errorf("the upload progress: %s, %v", describe(&res.Element), err)
+	}
+}

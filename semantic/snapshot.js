@@ -187,6 +187,8 @@ function (KEY) {
       case 'LABEL': return 'label';
       case 'DIALOG': return 'dialog';
       case 'OUTPUT': return 'status';
+      case 'PROGRESS': return 'progressbar';
+      case 'METER': return 'meter';
       case 'NAV': return 'navigation';
       case 'P': return 'paragraph';
       case 'svg': case 'SVG': return 'img';
@@ -418,7 +420,9 @@ function (KEY) {
   // ones, of its descendants): changes of other attributes (style...) drop no derived data
   // (see DIRTY for what they do to replay).
   const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'aria-placeholder', 'data-placeholder', 'name', 'id', 'class',
-    'data-testid', 'data-test', 'data-qa', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
+    'data-testid', 'data-test', 'data-qa', 'aria-valuetext', 'aria-valuenow', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
+  // RANGE_ROLES are the roles whose value ARIA gives (aria-valuetext, aria-valuenow).
+  const RANGE_ROLES = new Set(['progressbar', 'slider', 'spinbutton', 'meter', 'scrollbar']);
   const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
   const ATTRSET = new Set(ATTRS);
   // DIRTY are the attributes whose change may change what replay reuses: those derive reads,
@@ -531,7 +535,7 @@ function (KEY) {
     const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
     const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
     const d = {sid: snapID, ha, role, type, keep: true, cl: null, clDyn: false, editRoot: false, fullRole: '', ariaLabel: '', title: '', alt: '', interactive: false, own: false, include: false, full: false,
-      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, labelledby: false, tip: '', icon: ''};
+      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: ''};
     if (type === 'hidden') return d;
     let kind = LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
@@ -552,7 +556,7 @@ function (KEY) {
       (tabindex !== null && +tabindex >= 0) || (ha && el.hasAttribute('onclick'));
     d.own = ownText(el);
     d.include = d.interactive || d.own || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
-      !!ariaLabel || tag === 'IMG' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
+      !!ariaLabel || tag === 'IMG' || tag === 'PROGRESS' || tag === 'METER' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
     return d;
   }
   // deriveFull adds what only an included element needs.
@@ -589,6 +593,8 @@ function (KEY) {
       if (!d.t) d.icon = iconName(el);
     }
     d.ariaDisabled = ha && el.getAttribute('aria-disabled') === 'true';
+    // A range widget's value ("40%", "Volume 7 of 10"), as a screen reader says it.
+    d.ariaValue = ha && RANGE_ROLES.has(d.fullRole) && tag !== 'INPUT' ? el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || '' : '';
     d.ariaOn = ha && (el.getAttribute('aria-checked') === 'true' || el.getAttribute('aria-pressed') === 'true' || (d.fullRole === 'tab' && el.getAttribute('aria-selected') === 'true'));
   }
 
@@ -799,6 +805,11 @@ function (KEY) {
         value = valueText(pwd, v);
       }
       else if (tag === 'SELECT') value = t;
+      else if (tag === 'PROGRESS' || tag === 'METER') {
+        const v = rangeText(el);
+        vx = recV.length; recEl.push(el); recK.push(12); recV.push(v);
+        value = v;
+      } else value = d.ariaValue && cap(ws(d.ariaValue), MAXN);
       let name = labelledby || ariaLabel || label;
       if (!name && alt) name = alt;
       if (!name && d.isSVG) name = d.svgName;
@@ -842,7 +853,7 @@ function (KEY) {
       const pu = u(parent < 0 ? 0 : idx - parent);
       const r = {
         sbits, head: tok(lower) + tok(fullRole) + pu + shapeTok(shape) + selw, ox, oy,
-        vr, vv, vd, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
+        vr, vv, vd, av: vx < 0 && vs < 0 ? value : '', ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
         href, cls: cls && cap(cls, 100), label: label && cap(label, MAXN), na: na && cap(na, 100), id: id && cap(id, 100),
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
@@ -897,6 +908,13 @@ function (KEY) {
   let recEl = [], recK = [], recV = [], recOK = false, newV = null;
   let lastEls = null, lastRows = null, lastRest = '', lastModal = null;
   let lastItemOf = null, lastItemSigs = null, lastItemUps = null, lastItemGroups = null;
+  // rangeText is a progress bar's or meter's value as a share of its range ("40%"): its value
+  // property changes without a mutation, so replay reads it again (see remeasure).
+  function rangeText(el) {
+    const min = el.tagName === 'METER' ? el.min : 0, span = el.max - min;
+    if (el.tagName === 'PROGRESS' && el.position < 0) return ''; // indeterminate
+    return span > 0 ? Math.round((el.value - min) / span * 100) + '%' : '';
+  }
   function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
   // values that re-encoding handles differ (newV then holds all the values), 2 otherwise.
@@ -929,6 +947,7 @@ function (KEY) {
         case 8: v = el.value; break;
         case 9: v = selectText(el); break;
         case 10: v = el.disabled; break;
+        case 12: v = rangeText(el); break;
         case 11: {
           let doc = null;
           try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
@@ -986,7 +1005,7 @@ function (KEY) {
         if (renamed) retok(r);
         const j = r.vr;
         const t = r.vs >= 0 ? V[r.vs] : r.t;
-        const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : '';
+        const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
         emit(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
       }
       return u(R.length) + out;

@@ -109,7 +109,9 @@ func TestSemanticScrape_ListTableValue(t *testing.T) {
 	d := run(t, `[{"type": "open tab", "target": "BASE/semantic-scrape.html"},
 		{"type": "semanticScrape", "target": "all product names", "data": "names"},
 		{"type": "semanticScrape", "target": "the shipping rates table", "data": "rates"},
-		{"type": "semanticScrape", "target": "the order total", "data": "total"}]`, nil)
+		{"type": "semanticScrape", "target": "the order total", "data": "total"},
+		{"type": "semanticScrape", "target": "the upload progress", "data": "progress"},
+		{"type": "semanticScrape", "target": "the volume", "data": "volume"}]`, nil)
 	if d.Status != scripts.StatusSucceeded {
 		t.Fatal(dump(d))
 	}
@@ -122,5 +124,9 @@ func TestSemanticScrape_ListTableValue(t *testing.T) {
 	}
 	if d.Data["total"] != "$49.75" {
 		t.Errorf("total = %v", d.Data["total"])
+	}
+	// A progress bar's and a slider's value is their state, not their text.
+	if d.Data["progress"] != "40%" || d.Data["volume"] != "7 of 10" {
+		t.Errorf("progress = %v, volume = %v", d.Data["progress"], d.Data["volume"])
 	}
 }

@@ -35,7 +35,7 @@ func init() {
 			{Name: "target", Type: scripts.String, Required: true, Template: true,
 				Description: "the data to scrape, in English: one value, \"all …\" for a list, \"the … table\" for a table", Example: "the price of the first result"},
 			{Name: "data", Type: scripts.String, Default: "scraped",
-				Description: "the variable that receives the text (a list of texts, or a list of row objects for a table)", Example: "price"},
+				Description: "the variable that receives the text (a field's value, a progress bar's or slider's value as it is shown or announced, a list of texts, or a list of row objects for a table)", Example: "price"},
 		},
 		Examples: []map[string]any{{"type": "semanticScrape", "target": "the confirmation message", "data": "msg"}},
 		Build: func(p *scripts.Params) (scripts.Node, error) {
@@ -142,6 +142,11 @@ func (n *semanticScrape) runValue(ctx context.Context, env *scripts.Env) error {
 		if vel, err := t.snap.Handle(ctx, t.page, v); err == nil {
 			el = vel
 		}
+	} else if rv, ok := t.snap.Elements[v].RangeValue(); ok {
+		// A progress bar or slider: its value is in its state, read with the snapshot just
+		// taken, not in its text.
+		n.setValue(env, rv)
+		return nil
 	}
 	res, err := el.Eval(`function () {
 		if (this.tagName === 'INPUT' || this.tagName === 'TEXTAREA' || this.tagName === 'SELECT') return this.type === 'password' ? '' : String(this.value);
@@ -150,14 +155,19 @@ func (n *semanticScrape) runValue(ctx context.Context, env *scripts.Env) error {
 	if err != nil {
 		return errs.E(errs.TargetNotFound, "the element for %q went away before it could be read: %v", n.description, err)
 	}
-	n.value = strings.TrimSpace(res.Value.String())
+	n.setValue(env, strings.TrimSpace(res.Value.String()))
+	return nil
+}
+
+// setValue stores what was read in the agent's variable and the step's detail.
+func (n *semanticScrape) setValue(env *scripts.Env, v string) {
+	n.value = v
 	if n.value != "" {
 		n.count = 1
 	}
 	env.Vars.Set(n.variable, n.value)
 	env.SetDetail("variable", n.variable)
 	env.SetDetail("value", truncateText(n.value, 200))
-	return nil
 }
 
 func (n *semanticScrape) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Check, error) {
