@@ -81,6 +81,19 @@ type Element struct {
 	Selector string `json:"selector"`
 }
 
+// rangeRoles are the roles whose Value is the widget's position in a range (snapshot.js's
+// RANGE_ROLES, and <progress> and <meter>, whose implicit roles are among them).
+var rangeRoles = map[string]bool{"progressbar": true, "slider": true, "spinbutton": true, "meter": true, "scrollbar": true}
+
+// RangeValue is a range widget's value ("40%", "7 of 10"): what a reader of a progress bar or
+// a slider wants, which is not in its text. ok is false for other elements.
+func (e *Element) RangeValue() (v string, ok bool) {
+	if !rangeRoles[e.Role] || e.Value == "" {
+		return "", false
+	}
+	return e.Value, true
+}
+
 // Container is a repeated container seen only around others: its number (an Element.Item),
 // its kind (as Element.ItemKind) and the container around it (as Element.ItemUp).
 type Container struct {
@@ -173,16 +186,4 @@ type Tokens struct {
 	Completion int `json:"completion"`
 	// Calls is the number of model calls, retries included.
 	Calls int `json:"calls"`
-}
-
-// rangeRoles are the roles whose Value is the widget's position in a range.
-var rangeRoles = map[string]bool{"progressbar": true, "slider": true, "spinbutton": true, "meter": true, "scrollbar": true}
-
-// RangeValue is a range widget's value ("40%", "7 of 10"): what a reader of a progress bar or
-// a slider wants, which is not in its text. ok is false for other elements.
-func (e *Element) RangeValue() (v string, ok bool) {
-	if !rangeRoles[e.Role] || e.Value == "" {
-		return "", false
-	}
-	return e.Value, true
 }

@@ -329,7 +329,9 @@ function (KEY) {
   // itemTag tells whether an element with tag may be a repeated item: a block container, or a
   // custom element (<product-card>, <ytd-video-renderer>), which component sites repeat for
   // their cards and rows.
-  const itemTag = tag => ITEMTAGS.has(tag) || tag.indexOf('-') > 0;
+  const itemTag = tag => ITEMTAGS.has(tag) || customTag(tag);
+  // customTag tells whether a tag (either case) names a custom element: it has a hyphen.
+  const customTag = tag => tag.includes('-');
   // itemSig is an element's first class, what repeated items share.
   function itemSig(e) { return sigOf(e.getAttribute('class')); }
   function sigOf(c) {
@@ -421,7 +423,8 @@ function (KEY) {
   // (see DIRTY for what they do to replay).
   const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'aria-placeholder', 'data-placeholder', 'name', 'id', 'class',
     'data-testid', 'data-test', 'data-qa', 'aria-valuetext', 'aria-valuenow', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
-  // RANGE_ROLES are the roles whose value ARIA gives (aria-valuetext, aria-valuenow).
+  // RANGE_ROLES are the roles whose value ARIA gives (aria-valuetext, aria-valuenow); Go's
+  // Element.RangeValue reads the same roles.
   const RANGE_ROLES = new Set(['progressbar', 'slider', 'spinbutton', 'meter', 'scrollbar']);
   const ANCESTRAL = new Set(['role', 'aria-label', 'alt', 'hidden', 'aria-hidden']);
   const ATTRSET = new Set(ATTRS);
@@ -798,6 +801,7 @@ function (KEY) {
         if (prev && !prev.matches('input,select,textarea,button') && !prev.querySelector('input,select,textarea,button')) { const pt = text(prev, 60, false); if (pt.length <= 40) label = pt; }
       }
       let value = '', vx = -1;
+      const av = d.ariaValue && cap(ws(d.ariaValue), MAXN); // an ARIA range widget's, fixed by its attributes
       const pwd = type === 'password';
       if (tag === 'INPUT' || tag === 'TEXTAREA') {
         const v = el.value;
@@ -809,7 +813,7 @@ function (KEY) {
         const v = rangeText(el);
         vx = recV.length; recEl.push(el); recK.push(12); recV.push(v);
         value = v;
-      } else value = d.ariaValue && cap(ws(d.ariaValue), MAXN);
+      } else value = av;
       let name = labelledby || ariaLabel || label;
       if (!name && alt) name = alt;
       if (!name && d.isSVG) name = d.svgName;
@@ -853,7 +857,7 @@ function (KEY) {
       const pu = u(parent < 0 ? 0 : idx - parent);
       const r = {
         sbits, head: tok(lower) + tok(fullRole) + pu + shapeTok(shape) + selw, ox, oy,
-        vr, vv, vd, av: vx < 0 && vs < 0 ? value : '', ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
+        vr, vv, vd, av, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
         href, cls: cls && cap(cls, 100), label: label && cap(label, MAXN), na: na && cap(na, 100), id: id && cap(id, 100),
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
@@ -869,7 +873,7 @@ function (KEY) {
 
     if (tag === 'SELECT' || tag === 'TEXTAREA') return;
     const sr = el.shadowRoot;
-    if (SHADOWABLE.has(lower) || lower.includes('-')) { recEl.push(el); recK.push(0); recV.push(sr); }
+    if (SHADOWABLE.has(lower) || customTag(lower)) { recEl.push(el); recK.push(0); recV.push(sr); }
     if (sr) {
       if (!watched.has(sr)) watchRoot(sr, el);
       countIDs(sr);
