@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -692,13 +693,11 @@ func flatten(xs [][]string) []string {
 	return out
 }
 
+// sortByScore orders idx by the scores of all, best first. It is stable, so equal scores keep
+// the elements' order, and not an insertion sort, which is quadratic when thousands of
+// candidates are eligible (every price of a product grid).
 func sortByScore(all []scored, idx []int) {
-	// Insertion sort: idx is short in practice and mostly sorted.
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && all[idx[j]].Score > all[idx[j-1]].Score; j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(all[b].Score, all[a].Score) })
 }
 
 // plainRoles say nothing of what an element is: a text may be anchored by another text (a

@@ -26,6 +26,10 @@ const replayPage = `<!doctype html><html><head><title>Replay</title><style>
 .big { padding: 30px }
 @media (max-width: 600px) { #wide { display: none } }
 #fade { transition: opacity 0.3s } #fade.out { opacity: 0 }
+#hcb { display: none } #hcb:checked ~ #hsib { visibility: hidden }
+x-late:not(:defined) { visibility: hidden }
+#tgt:target { visibility: hidden }
+.tip { visibility: hidden } #hov2:hover .tip { visibility: visible }
 .dd { display: none } [aria-expanded=true] + .dd { display: block } [data-state=off] { visibility: hidden }
 </style></head><body>
 <nav><a href="/a">Home</a> <a id=wide href="/w">Wide only</a></nav>
@@ -45,6 +49,11 @@ const replayPage = `<!doctype html><html><head><title>Replay</title><style>
 <div><span id=mover>Moving text</span></div>
 <p id=fade>Fading text</p>
 <progress id=prog max=200 value=50></progress> <meter id=met min=10 max=30 value=20></meter> <div role=progressbar id=pbar aria-label="Sync" aria-valuenow=10></div>
+<div><input type=checkbox id=hcb><button id=hsib>Shown while unchecked</button></div>
+<div popover id=pop><button>In the popover</button></div>
+<x-late><button>Late button</button></x-late>
+<div style="position: fixed; top: 0; right: 0"><p id=tgt>Targeted text</p><div id=hov2><button id=hbtn>Hover me</button><span class=tip>Tip text</span></div></div>
+<div id=box2 style="height: 50px; overflow: auto"><div><ul><li>Deep 1</li><li>Deep 2</li><li>Deep 3</li><li>Deep 4</li><li>Deep 5</li></ul></div></div>
 <div id=host><span>Light text</span></div>
 <div id=host2><span>Other light text</span></div>
 <div id=host3 style="position: absolute; left: 0; top: 0"><span>Third light text</span></div>
@@ -116,10 +125,13 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 	nothing := `() => {}`
 	check("first", nothing)
 	check("again", nothing)
-	r0 := replays()
+	r0, s0 := replays(), counter("settled")
 	check("unchanged", nothing)
 	if replays() != r0+1 {
 		t.Fatalf("an unchanged page was walked again (replays %d -> %d)", r0, replays())
+	}
+	if counter("settled") != s0+1 {
+		t.Fatalf("an unchanged page was measured again (settled %d -> %d)", s0, counter("settled"))
 	}
 	steps := []struct{ name, act string }{
 		{"type into a field", `() => { document.getElementById('name').value = 'Ada'; }`},
@@ -256,14 +268,61 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	later("scrolled to the lazy image")
-	if _, err := p.Eval(`() => { document.getElementById('mover').classList.remove('anim'); document.getElementById('fade').classList.remove('out'); }`); err != nil {
+	if _, err := p.Eval(`() => { document.getElementById('mover').classList.remove('anim'); document.getElementById('fade').classList.remove('out'); document.getAnimations().forEach(a => a.cancel()); }`); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(500 * time.Millisecond)
 	check("still", nothing)
-	r1 := replays()
+	r1, s1 := replays(), counter("settled")
 	check("still, again", nothing)
-	if replays() != r1+1 {
-		t.Errorf("a still page was walked again (replays %d -> %d)", r1, replays())
+	if replays() != r1+1 || counter("settled") != s1+1 {
+		t.Errorf("a still page was walked or measured again (replays %d -> %d, settled %d -> %d)", r1, replays(), s1, counter("settled"))
 	}
+	// What restyles or moves a still page without a mutation, each on a page that was settled
+	// just before (no animation running; events of the last step dispatched).
+	settle := func(step string) {
+		t.Helper()
+		time.Sleep(100 * time.Millisecond)
+		check("before "+step, nothing)
+		s1 := counter("settled")
+		check("before "+step+", again", nothing)
+		if counter("settled") != s1+1 {
+			t.Fatalf("before %s: the page was not settled", step)
+		}
+	}
+	for _, s := range []struct{ name, act string }{
+		{"a hidden check box checked by script", `() => { document.getElementById('hcb').checked = true; }`},
+		{"a popover shown", `() => document.getElementById('pop').showPopover()`},
+		{"a popover hidden", `() => document.getElementById('pop').hidePopover()`},
+		{"a custom element defined", `() => customElements.define('x-late', class extends HTMLElement {})`},
+		{"a style sheet disabled", `() => { document.styleSheets[0].disabled = true; }`},
+		{"a style sheet enabled", `() => { document.styleSheets[0].disabled = false; }`},
+		{"a fragment targets an element", `() => { location.hash = '#tgt'; }`},
+		{"an inner scroller scrolled back", `() => { document.getElementById('box').scrollTop = 0; }`},
+		{"a scroller's list scrolled", `() => { document.getElementById('box2').scrollTop = 30; }`},
+		{"the window scrolled", `() => window.scrollTo(0, 120)`},
+		{"a field focused", `() => document.getElementById('ta').focus()`},
+		{"animate by script", `() => { document.getElementById('sib1').animate([{transform: 'translateX(0)'}, {transform: 'translateX(90px)'}], {duration: 60000}); }`},
+	} {
+		settle(s.name)
+		check(s.name, s.act)
+		check(s.name+", again", nothing)
+	}
+	// Hover, a style no script sets: the listeners count it.
+	if _, err := p.Eval(`() => document.getAnimations().forEach(a => a.cancel())`); err != nil {
+		t.Fatal(err)
+	}
+	settle("hover")
+	if err := p.Mouse.MoveTo(proto.Point{X: 5, Y: 5}); err != nil {
+		t.Fatal(err)
+	}
+	box, err = p.Eval(`() => { const r = document.getElementById('hbtn').getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settle("hover")
+	if err := p.Mouse.MoveTo(proto.Point{X: box.Value.Arr()[0].Num(), Y: box.Value.Arr()[1].Num()}); err != nil {
+		t.Fatal(err)
+	}
+	check("hover on a settled page", nothing)
 }

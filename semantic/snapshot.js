@@ -1,6 +1,7 @@
 // snapshot.js collects, in one pass over the DOM (open shadow roots and same-origin iframes
 // included), the interactive and text-bearing elements rodeo's ranker needs. It reads only: no
-// attribute, node or style is written, so a MutationObserver sees nothing. The live elements are kept
+// attribute, node or style is written, so a MutationObserver sees nothing (it adds passive
+// listeners that count user input, see settled). The live elements are kept
 // in a page-side array under a non-enumerable window property (KEY) so Handle can fetch them later.
 //
 // Called with KEY, it installs the snapshot function on that property's object once per document
@@ -10,7 +11,8 @@
 // dropped by a MutationObserver of the script's own when the DOM changes (see derive). The last
 // snapshot is reused, or its rows written again with new boxes, visibility and form state, when
 // the observer saw nothing that could change more and a re-read of everything the walk read from
-// layout, style and form state proves it (see remeasure); otherwise the page is walked again.
+// layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
+// page that nothing restyled or moved since (see settled) skips most of that re-read.
 // snapW5(doc, gen) takes a snapshot: see the message below. snapW5(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
@@ -475,6 +477,7 @@ function (KEY) {
   // (see reencode). Anything else makes the page dirty: it is walked again.
   function invalidate(recs) {
     if (!recs.length) return;
+    settleVals = null; // any attribute may restyle: the next snapshot reads everything again
     const seen = new Set();
     for (const r of recs) {
       if (r.type === 'attributes' && iconOwner.has(r.target)) {
@@ -874,8 +877,10 @@ function (KEY) {
     if (tag === 'SELECT' || tag === 'TEXTAREA') return;
     const sr = el.shadowRoot;
     if (SHADOWABLE.has(lower) || customTag(lower)) { recEl.push(el); recK.push(0); recV.push(sr); }
+    if (customTag(lower)) lateTag(el, lower);
     if (sr) {
       if (!watched.has(sr)) watchRoot(sr, el);
+      walkRoots.push(sr);
       countIDs(sr);
       walkChildren(sr, sel + ' >>>', shape, ctxs, idx, ox, oy, sel + ' >>> ', depth + 1, cell, covered, inFrame, item);
     }
@@ -888,6 +893,8 @@ function (KEY) {
         const fr = el.getBoundingClientRect();
         recV.push(fr.x, fr.y, el.clientLeft, el.clientTop);
         watch(doc);
+        walkDocs.push(doc);
+        listen(doc);
         countIDs(doc);
         walkChildren(doc.documentElement, sel + ' >>> html', frameShape(shape), ctxs, idx, ox + fr.x + el.clientLeft, oy + fr.y + el.clientTop, sel + ' >>> ', depth + 1, null, covered, true, 0);
       }
@@ -921,30 +928,30 @@ function (KEY) {
   }
   function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
-  // values that re-encoding handles differ (newV then holds all the values), 2 otherwise.
-  function remeasure() {
-    const E = recEl, K = recK, V = recV, n = E.length;
+  // values that re-encoding handles differ (newV then holds all the values), 2 otherwise. With
+  // only (indexes of reads, see settleSetup), it reads those alone and says 2 at the first
+  // difference.
+  function remeasure(only) {
+    const E = recEl, K = recK, V = recV, J = recJ, n = only ? only.length : E.length;
     let NV = null;
-    let j = 0;
-    for (let i = 0; i < n; i++) {
-      const el = E[i];
+    for (let x = 0; x < n; x++) {
+      const i = only ? only[x] : x, el = E[i], j = J[i];
       let v;
       switch (K[i]) {
-        case 0: if (el.shadowRoot !== V[j]) return 2; j++; continue;
+        case 0: if (el.shadowRoot !== V[j]) return 2; continue;
         case 1: {
           const r = el.getBoundingClientRect();
           const x = r.x, y = r.y, w = r.width, h = r.height;
           if (x !== V[j] || y !== V[j + 1] || w !== V[j + 2] || h !== V[j + 3]) {
-            if ((w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
+            if (only || (w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
             if (NV === null) NV = V.slice();
             NV[j] = x; NV[j + 1] = y; NV[j + 2] = w; NV[j + 3] = h;
           }
-          j += 4;
           continue;
         }
-        case 2: if (el.checkVisibility() !== V[j]) return 2; j++; continue;
-        case 3: if ((getComputedStyle(el).display === 'contents') !== V[j]) return 2; j++; continue;
-        case 4: if ((getComputedStyle(el).cursor === 'pointer') !== V[j]) return 2; j++; continue;
+        case 2: if (el.checkVisibility() !== V[j]) return 2; continue;
+        case 3: if ((getComputedStyle(el).display === 'contents') !== V[j]) return 2; continue;
+        case 4: if ((getComputedStyle(el).cursor === 'pointer') !== V[j]) return 2; continue;
         case 5: v = el.checkVisibility(VISIBLE); break;
         case 6: v = el.matches(':disabled'); break;
         case 7: v = el.checked; break;
@@ -957,25 +964,153 @@ function (KEY) {
           try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
           const de = doc && doc.documentElement;
           if (doc !== V[j] || de !== V[j + 1]) return 2;
-          j += 2;
           if (de) {
             const fr = el.getBoundingClientRect();
-            if (fr.x !== V[j] || fr.y !== V[j + 1] || el.clientLeft !== V[j + 2] || el.clientTop !== V[j + 3]) return 2;
-            j += 4;
+            if (fr.x !== V[j + 2] || fr.y !== V[j + 3] || el.clientLeft !== V[j + 4] || el.clientTop !== V[j + 5]) return 2;
           }
           continue;
         }
         default: return 2;
       }
       if (v !== V[j]) {
+        if (only) return 2;
         if (NV === null) NV = V.slice();
         NV[j] = v;
       }
-      j++;
     }
     newV = NV;
     return NV === null ? 0 : 1;
   }
+
+  // A settled page. Reading every box and every element's visibility again (remeasure) is most
+  // of an unchanged page's snapshot: 2,000 getBoundingClientRect calls cost 4-16 ms on a slow
+  // machine, checkVisibility half that. Neither can change unless something does that the
+  // page tells cheaply, and when none has, the last snapshot is reused without them:
+  //  - the DOM (the observer), form state, shadow roots and frames: remeasure of those reads;
+  //  - style beyond the DOM: hover, focus and other user input (counted by listeners), style
+  //    sheets (each sheet's rule count and the sheets themselves), media features, the
+  //    viewport, the URL's fragment (:target), open popovers, full screen, custom elements
+  //    defined since, the checked state of every check box and radio, every select's option;
+  //  - layout beyond style: images, videos and fonts that finished loading, animations (a page
+  //    with one is never settled), and scrolling, which moves boxes with no other sign: the box
+  //    of one element per parent of measured elements is read again (a scroller moves all of
+  //    its content, so some parent's first element with it).
+  // What escapes: a style rule edited in place (sheet.cssRules[i].style.x = ...), a custom state
+  // (:state()), a scroller whose first element per parent is sticky (docs/targets.md).
+  let recJ = null, lightRecs = null, settleVals = null;
+  let walkDocs = [], walkRoots = [], lateTags = [], lateSeen = null, inputs = 0;
+  const bump = () => { inputs++; };
+  const INPUT_EVENTS = ['pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mouseover', 'mouseout', 'mousedown', 'mouseup',
+    'focusin', 'focusout', 'keydown', 'keyup', 'input', 'change', 'wheel', 'scroll', 'touchstart', 'touchend', 'dragstart', 'dragend',
+    'drop', 'toggle', 'load', 'error', 'transitionrun', 'animationstart', 'fullscreenchange'];
+  const MEDIA = ['(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', '(prefers-contrast: more)', '(forced-colors: active)',
+    '(hover: hover)', '(pointer: coarse)', 'print'];
+  const listened = new WeakSet(), mqls = new WeakMap();
+  // listen counts, in the capture phase, the user input and loads that may restyle doc.
+  function listen(doc) {
+    if (listened.has(doc)) return;
+    listened.add(doc);
+    const opts = {capture: true, passive: true};
+    for (const t of INPUT_EVENTS) doc.addEventListener(t, bump, opts);
+    const w = doc.defaultView;
+    if (w) for (const t of ['resize', 'hashchange', 'focus', 'blur']) w.addEventListener(t, bump, opts);
+  }
+  // lateTag records a custom element not defined yet (:not(:defined) rules hide such).
+  function lateTag(el, lower) {
+    const w = el.ownerDocument.defaultView, reg = w && w.customElements;
+    if (!reg || reg.get(lower) || lateSeen.has(reg) && lateSeen.get(reg).has(lower)) return;
+    if (!lateSeen.has(reg)) lateSeen.set(reg, new Set());
+    lateSeen.get(reg).add(lower);
+    lateTags.push(reg, lower);
+  }
+  // settleSetup, after a walk, picks the reads a settled page needs again (see remeasure's
+  // only): all but boxes, visibility, display and cursor, and one box per parent.
+  function settleSetup() {
+    const K = recK, V = recV, n = K.length, J = new Int32Array(n);
+    for (let i = 0, j = 0; i < n; i++) {
+      J[i] = j;
+      const k = K[i];
+      j += k === 1 ? 4 : k === 11 ? (V[j + 1] ? 6 : 2) : 1;
+    }
+    recJ = J;
+    const sized = j => V[j + 2] > 0 && V[j + 3] > 0;
+    // One box per parent of measured elements, for the parents with no other such parent
+    // inside them: any scroller around measured elements holds one of those (see above).
+    const parents = new Map(); // parent -> the read of its first measured element with a size
+    for (let i = 0; i < n; i++) {
+      if (K[i] !== 1) continue;
+      const p = recEl[i].parentNode, at = parents.get(p);
+      if (at === undefined || !sized(J[at]) && sized(J[i])) parents.set(p, i);
+    }
+    const inner = new Set();
+    for (const p of parents.keys()) {
+      for (let a = up(p); a && !inner.has(a); a = up(a)) if (parents.has(a)) inner.add(a);
+    }
+    const only = [];
+    for (let i = 0; i < n; i++) {
+      const k = K[i];
+      // Boxes, visibility, display and cursor change only with what signals reads or with a
+      // mutation; so does disabled (its attribute reflects the property).
+      if (k === 1 ? !inner.has(recEl[i].parentNode) && parents.get(recEl[i].parentNode) === i : k === 0 || k > 6 && k !== 10) only.push(i);
+    }
+    lightRecs = only;
+  }
+  function sheetsOf(root, s) {
+    const L = root.styleSheets;
+    s.push(L.length);
+    for (let i = 0; i < L.length; i++) sheetOf(L[i], s);
+    const A = root.adoptedStyleSheets;
+    if (A) { s.push(A.length); for (const a of A) sheetOf(a, s); }
+  }
+  function sheetOf(sh, s) {
+    let n = -1;
+    try { n = sh.cssRules.length; } catch (e) { /* cross-origin */ }
+    s.push(sh, sh.disabled, sh.media.length, n);
+  }
+  // signals reads what restyles or moves a page without a mutation (see above), null when the
+  // page is animating or a read failed (a page's own overrides): such a page is never settled.
+  function signals() {
+    try { return signalsNow(); } catch (e) { return null; }
+  }
+  function signalsNow() {
+    const s = [inputs];
+    for (const doc of walkDocs) {
+      const w = doc.defaultView;
+      if (!w) { s.push(null); continue; }
+      if (doc.getAnimations && doc.getAnimations().length) return null;
+      const vv = w.visualViewport, f = doc.fonts;
+      s.push(w.scrollX, w.scrollY, w.innerWidth, w.innerHeight, w.devicePixelRatio, vv ? vv.scale : 1, w.location.hash,
+        doc.activeElement, doc.fullscreenElement, doc.hasFocus(), f ? f.status : '', f ? f.size : 0);
+      let q = mqls.get(w);
+      if (!q) { q = MEDIA.map(m => w.matchMedia(m)); mqls.set(w, q); }
+      for (const m of q) s.push(m.matches);
+      let loading = 0;
+      for (const im of doc.images) if (!im.complete) loading++;
+      for (const v of doc.getElementsByTagName('video')) if (v.readyState < 1) loading++;
+      s.push(loading);
+      for (const inp of doc.getElementsByTagName('input')) {
+        const t = inp.type;
+        if (t === 'checkbox' || t === 'radio') s.push(inp.checked, inp.indeterminate);
+      }
+      for (const sel of doc.getElementsByTagName('select')) s.push(sel.selectedIndex);
+      let pop = -1;
+      try { pop = doc.querySelectorAll(':popover-open').length; } catch (e) { /* no popovers */ }
+      s.push(pop);
+      sheetsOf(doc, s);
+    }
+    for (const r of walkRoots) { s.push(r.activeElement); sheetsOf(r, s); }
+    for (let i = 0; i < lateTags.length; i += 2) s.push(!!lateTags[i].get(lateTags[i + 1]));
+    return s;
+  }
+  // settled tells whether the page is as the last snapshot read it, by the cheap reads above.
+  function settled() {
+    if (settleVals === null || remeasure(lightRecs) !== 0) return false;
+    const s = signals(), t = settleVals;
+    if (s === null || s.length !== t.length) return false;
+    for (let i = 0; i < s.length; i++) if (s[i] !== t[i]) return false;
+    return true;
+  }
+
   // reencode writes the last walk's rows again with the values V (what recV logs, read anew):
   // the rest of the body (see snap), or null when a name depends on a value that changed.
   function reencode(V) {
@@ -1082,12 +1217,15 @@ function (KEY) {
     // Modal: elements outside an open modal dialog are covered.
     const m = findModal();
     if (!fresh && !dirty && recOK && m === lastModal) {
-      const k = remeasure();
+      const quiet = !classed.size && settled();
+      const k = quiet ? 0 : remeasure(null);
       const nv = newV;
       newV = null;
       const rest = k === 0 && !classed.size ? lastRest : k !== 2 ? reencode(nv || recV) : null;
       if (rest !== null) {
         if (nv) recV = nv;
+        if (quiet) store.settled = (store.settled || 0) + 1;
+        else settleVals = signals();
         if (rest === lastRest) store.replays = (store.replays || 0) + 1;
         else { store.reencodes = (store.reencodes || 0) + 1; lastRest = rest; }
         const gen = ++store.gen;
@@ -1097,7 +1235,7 @@ function (KEY) {
       }
     }
     modal = m;
-    dirty = false; recOK = false; classed.clear();
+    dirty = false; recOK = false; classed.clear(); settleVals = null;
     if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
     try {
       for (let pass = 0; pass < 2; pass++) {
@@ -1105,6 +1243,8 @@ function (KEY) {
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
         els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         recEl = []; recK = []; recV = [];
+        walkDocs = [document]; walkRoots = []; lateTags = []; lateSeen = new Map();
+        listen(document);
         countIDs(document);
         nItems = 0; nGroups = 0; itemSigs = ['']; itemUps = [0]; itemOf = new Map(); itemGroups = [0]; described = [];
         if (document.body) walkChildren(document.body, 'body', shapeRoot, [], -1, 0, 0, '', 0, null, !!modal, false, 0);
@@ -1119,10 +1259,10 @@ function (KEY) {
       recOK = !stale && !volatile && !dirty;
       lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal;
       lastItemOf = itemOf; lastItemSigs = itemSigs; lastItemUps = itemUps; lastItemGroups = itemGroups;
-      if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; }
+      if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; } else { settleSetup(); settleVals = signals(); }
       return str(location.href) + str(document.title) + rest;
     } finally {
-      itemSigs = itemUps = itemOf = itemGroups = described = null;
+      itemSigs = itemUps = itemOf = itemGroups = described = lateSeen = null;
       tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   }
