@@ -910,29 +910,36 @@ func (s *rodeoServer) run(t *testing.T, goal string, nodes []map[string]any) scr
 // runRetrying is run for a client that honours 503 busy + Retry-After for up to limit.
 func (s *rodeoServer) runRetrying(t *testing.T, goal string, nodes []map[string]any, limit time.Duration) scripts.Doc {
 	t.Helper()
+	st, raw := s.postAgent(t, "/agents", goal, nodes, limit)
+	if st != 200 {
+		t.Fatalf("POST /agents: %d %s", st, raw)
+	}
+	var doc scripts.Doc
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatalf("POST /agents: %v: %s", err, raw)
+	}
+	return doc
+}
+
+// postAgent posts an agent to path as a client that honours 503 busy + Retry-After for up to
+// limit would: a context released by the last run is warmed again in the background.
+func (s *rodeoServer) postAgent(t *testing.T, path, goal string, nodes []map[string]any, limit time.Duration) (int, []byte) {
+	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
-		st, hdr, raw := s.post(t, "/agents", agentBody(s.key, goal, nodes))
-		if st == 503 && time.Now().Before(deadline) {
-			wait, _ := strconv.Atoi(hdr.Get("Retry-After"))
-			time.Sleep(time.Duration(max(wait, 1)) * time.Second)
-			continue
+		st, hdr, raw := s.post(t, path, agentBody(s.key, goal, nodes))
+		if st != 503 || !time.Now().Before(deadline) {
+			return st, raw
 		}
-		if st != 200 {
-			t.Fatalf("POST /agents: %d %s", st, raw)
-		}
-		var doc scripts.Doc
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			t.Fatalf("POST /agents: %v: %s", err, raw)
-		}
-		return doc
+		wait, _ := strconv.Atoi(hdr.Get("Retry-After"))
+		time.Sleep(time.Duration(max(wait, 1)) * time.Second)
 	}
 }
 
-// startRun posts an agent with ?wait=false and returns its run id.
+// startRun posts an agent with ?wait=false (retrying busy, as run does) and returns its run id.
 func (s *rodeoServer) startRun(t *testing.T, goal string, nodes []map[string]any) string {
 	t.Helper()
-	st, _, raw := s.post(t, "/agents?wait=false", agentBody(s.key, goal, nodes))
+	st, raw := s.postAgent(t, "/agents?wait=false", goal, nodes, 20*time.Second)
 	var acc struct {
 		RunID     string `json:"run_id"`
 		StatusURL string `json:"status_url"`
