@@ -290,22 +290,30 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 			t.Fatalf("before %s: the page was not settled", step)
 		}
 	}
-	for _, s := range []struct{ name, act string }{
-		{"a hidden check box checked by script", `() => { document.getElementById('hcb').checked = true; }`},
-		{"a popover shown", `() => document.getElementById('pop').showPopover()`},
-		{"a popover hidden", `() => document.getElementById('pop').hidePopover()`},
-		{"a custom element defined", `() => customElements.define('x-late', class extends HTMLElement {})`},
-		{"a style sheet disabled", `() => { document.styleSheets[0].disabled = true; }`},
-		{"a style sheet enabled", `() => { document.styleSheets[0].disabled = false; }`},
-		{"a fragment targets an element", `() => { location.hash = '#tgt'; }`},
-		{"an inner scroller scrolled back", `() => { document.getElementById('box').scrollTop = 0; }`},
-		{"a scroller's list scrolled", `() => { document.getElementById('box2').scrollTop = 30; }`},
-		{"the window scrolled", `() => window.scrollTo(0, 120)`},
-		{"a field focused", `() => document.getElementById('ta').focus()`},
-		{"animate by script", `() => { document.getElementById('sib1').animate([{transform: 'translateX(0)'}, {transform: 'translateX(90px)'}], {duration: 60000}); }`},
+	// A scroll that restyles nothing re-reads the boxes alone (boxed).
+	for _, s := range []struct {
+		name, act string
+		boxed     bool
+	}{
+		{"a hidden check box checked by script", `() => { document.getElementById('hcb').checked = true; }`, false},
+		{"a popover shown", `() => document.getElementById('pop').showPopover()`, false},
+		{"a popover hidden", `() => document.getElementById('pop').hidePopover()`, false},
+		{"a custom element defined", `() => customElements.define('x-late', class extends HTMLElement {})`, false},
+		{"a style sheet disabled", `() => { document.styleSheets[0].disabled = true; }`, false},
+		{"a style sheet enabled", `() => { document.styleSheets[0].disabled = false; }`, false},
+		{"a fragment targets an element", `() => { location.hash = '#tgt'; }`, false},
+		{"an inner scroller scrolled back", `() => { document.getElementById('box').scrollTop = 0; }`, true},
+		{"a scroller's list scrolled", `() => { document.getElementById('box2').scrollTop = 30; }`, true},
+		{"the window scrolled", `() => window.scrollTo(0, 120)`, true},
+		{"a field focused", `() => document.getElementById('ta').focus()`, false},
+		{"animate by script", `() => { document.getElementById('sib1').animate([{transform: 'translateX(0)'}, {transform: 'translateX(90px)'}], {duration: 60000}); }`, false},
 	} {
 		settle(s.name)
+		b := counter("boxed")
 		check(s.name, s.act)
+		if s.boxed && counter("boxed") != b+1 {
+			t.Errorf("%s: the boxes alone were not read again (boxed %d -> %d)", s.name, b, counter("boxed"))
+		}
 		check(s.name+", again", nothing)
 	}
 	// Hover, a style no script sets: the listeners count it.

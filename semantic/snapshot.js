@@ -1,7 +1,7 @@
 // snapshot.js collects, in one pass over the DOM (open shadow roots and same-origin iframes
 // included), the interactive and text-bearing elements rodeo's ranker needs. It reads only: no
 // attribute, node or style is written, so a MutationObserver sees nothing (it adds passive
-// listeners that count user input, see settled). The live elements are kept
+// listeners that count user input, see measureAgain). The live elements are kept
 // in a page-side array under a non-enumerable window property (KEY) so Handle can fetch them later.
 //
 // Called with KEY, it installs the snapshot function on that property's object once per document
@@ -12,7 +12,7 @@
 // snapshot is reused, or its rows written again with new boxes, visibility and form state, when
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
-// page that nothing restyled or moved since (see settled) skips most of that re-read.
+// page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
 // snapW5(doc, gen) takes a snapshot: see the message below. snapW5(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
@@ -929,9 +929,10 @@ function (KEY) {
   function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
   // values that re-encoding handles differ (newV then holds all the values), 2 otherwise. With
-  // only (indexes of reads, see settleSetup), it reads those alone and says 2 at the first
-  // difference.
-  function remeasure(only) {
+  // only (indexes of reads, see settleSetup), it reads those alone: strict, it says 2 at the
+  // first difference; else it takes new boxes as above and says 3 at the first other value that
+  // differs (a field's value may restyle: everything is to be read again).
+  function remeasure(only, strict) {
     const E = recEl, K = recK, V = recV, J = recJ, n = only ? only.length : E.length;
     let NV = null;
     for (let x = 0; x < n; x++) {
@@ -943,7 +944,7 @@ function (KEY) {
           const r = el.getBoundingClientRect();
           const x = r.x, y = r.y, w = r.width, h = r.height;
           if (x !== V[j] || y !== V[j + 1] || w !== V[j + 2] || h !== V[j + 3]) {
-            if (only || (w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
+            if (strict || (w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
             if (NV === null) NV = V.slice();
             NV[j] = x; NV[j + 1] = y; NV[j + 2] = w; NV[j + 3] = h;
           }
@@ -973,7 +974,7 @@ function (KEY) {
         default: return 2;
       }
       if (v !== V[j]) {
-        if (only) return 2;
+        if (only) return strict ? 2 : 3;
         if (NV === null) NV = V.slice();
         NV[j] = v;
       }
@@ -992,16 +993,17 @@ function (KEY) {
   //    viewport, the URL's fragment (:target), open popovers, full screen, custom elements
   //    defined since, the checked state of every check box and radio, every select's option;
   //  - layout beyond style: images, videos and fonts that finished loading, animations (a page
-  //    with one is never settled), and scrolling, which moves boxes with no other sign: the box
-  //    of one element per parent of measured elements is read again (a scroller moves all of
-  //    its content, so some parent's first element with it).
+  //    with one is never settled), and scrolling, which moves boxes with no other sign: the
+  //    window's offsets, and the box of one element per innermost parent of measured elements
+  //    (a scroller moves all of its content, so some innermost parent's first element with it).
+  // When only scrolling moved the page (nothing restyled it), the boxes alone are read again.
   // What escapes: a style rule edited in place (sheet.cssRules[i].style.x = ...), a custom state
   // (:state()), a scroller whose first element per parent is sticky (docs/targets.md).
-  let recJ = null, lightRecs = null, settleVals = null;
+  let recJ = null, lightRecs = null, boxRecs = null, settleVals = null;
   let walkDocs = [], walkRoots = [], lateTags = [], lateSeen = null, inputs = 0;
   const bump = () => { inputs++; };
   const INPUT_EVENTS = ['pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mouseover', 'mouseout', 'mousedown', 'mouseup',
-    'focusin', 'focusout', 'keydown', 'keyup', 'input', 'change', 'wheel', 'scroll', 'touchstart', 'touchend', 'dragstart', 'dragend',
+    'focusin', 'focusout', 'keydown', 'keyup', 'input', 'change', 'touchstart', 'touchend', 'dragstart', 'dragend',
     'drop', 'toggle', 'load', 'error', 'transitionrun', 'animationstart', 'fullscreenchange'];
   const MEDIA = ['(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', '(prefers-contrast: more)', '(forced-colors: active)',
     '(hover: hover)', '(pointer: coarse)', 'print'];
@@ -1054,6 +1056,10 @@ function (KEY) {
       if (k === 1 ? !inner.has(recEl[i].parentNode) && parents.get(recEl[i].parentNode) === i : k === 0 || k > 6 && k !== 10) only.push(i);
     }
     lightRecs = only;
+    // After a scroll alone (style unchanged), every box but no style is read again.
+    const boxes = [];
+    for (let i = 0; i < n; i++) if (K[i] < 2 || K[i] > 6 && K[i] !== 10) boxes.push(i);
+    boxRecs = boxes;
   }
   function sheetsOf(root, s) {
     const L = root.styleSheets;
@@ -1073,13 +1079,14 @@ function (KEY) {
     try { return signalsNow(); } catch (e) { return null; }
   }
   function signalsNow() {
-    const s = [inputs];
+    const s = [inputs], sc = [];
     for (const doc of walkDocs) {
       const w = doc.defaultView;
       if (!w) { s.push(null); continue; }
       if (doc.getAnimations && doc.getAnimations().length) return null;
       const vv = w.visualViewport, f = doc.fonts;
-      s.push(w.scrollX, w.scrollY, w.innerWidth, w.innerHeight, w.devicePixelRatio, vv ? vv.scale : 1, w.location.hash,
+      sc.push(w.scrollX, w.scrollY);
+      s.push(w.innerWidth, w.innerHeight, w.devicePixelRatio, vv ? vv.scale : 1, w.location.hash,
         doc.activeElement, doc.fullscreenElement, doc.hasFocus(), f ? f.status : '', f ? f.size : 0);
       let q = mqls.get(w);
       if (!q) { q = MEDIA.map(m => w.matchMedia(m)); mqls.set(w, q); }
@@ -1100,15 +1107,32 @@ function (KEY) {
     }
     for (const r of walkRoots) { s.push(r.activeElement); sheetsOf(r, s); }
     for (let i = 0; i < lateTags.length; i += 2) s.push(!!lateTags[i].get(lateTags[i + 1]));
-    return s;
+    return [s, sc];
   }
-  // settled tells whether the page is as the last snapshot read it, by the cheap reads above.
-  function settled() {
-    if (settleVals === null || remeasure(lightRecs) !== 0) return false;
-    const s = signals(), t = settleVals;
-    if (s === null || s.length !== t.length) return false;
-    for (let i = 0; i < s.length; i++) if (s[i] !== t[i]) return false;
+  function same(a, b) {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
+  }
+  // measureAgain re-reads what the last walk read, as remeasure(null) does, or less when the
+  // signals allow: nothing (0, settled: store.settled counts it), or boxes and form state
+  // alone after a scroll that restyled nothing (store.boxed).
+  function measureAgain() {
+    if (!classed.size && settleVals !== null) {
+      const sig = signals();
+      if (sig !== null && same(sig[0], settleVals[0])) {
+        if (same(sig[1], settleVals[1]) && remeasure(lightRecs, true) === 0) {
+          store.settled = (store.settled || 0) + 1;
+          return 0;
+        }
+        const k = remeasure(boxRecs, false);
+        if (k !== 3) {
+          store.boxed = (store.boxed || 0) + 1;
+          return k;
+        }
+      }
+    }
+    return remeasure(null, false);
   }
 
   // reencode writes the last walk's rows again with the values V (what recV logs, read anew):
@@ -1217,15 +1241,15 @@ function (KEY) {
     // Modal: elements outside an open modal dialog are covered.
     const m = findModal();
     if (!fresh && !dirty && recOK && m === lastModal) {
-      const quiet = !classed.size && settled();
-      const k = quiet ? 0 : remeasure(null);
+      const s0 = store.settled;
+      const k = measureAgain();
+      const quiet = store.settled !== s0;
       const nv = newV;
       newV = null;
       const rest = k === 0 && !classed.size ? lastRest : k !== 2 ? reencode(nv || recV) : null;
       if (rest !== null) {
         if (nv) recV = nv;
-        if (quiet) store.settled = (store.settled || 0) + 1;
-        else settleVals = signals();
+        if (!quiet) settleVals = signals();
         if (rest === lastRest) store.replays = (store.replays || 0) + 1;
         else { store.reencodes = (store.reencodes || 0) + 1; lastRest = rest; }
         const gen = ++store.gen;
