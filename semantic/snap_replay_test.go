@@ -333,4 +333,9 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("hover on a settled page", nothing)
+	// An animation that ended holding its last frame (an entrance effect) leaves the page still.
+	if _, err := p.Eval(`() => document.getElementById('sib2').animate([{opacity: 0}, {opacity: 1}], {duration: 30, fill: 'forwards'})`); err != nil {
+		t.Fatal(err)
+	}
+	settle("after an animation that holds its end")
 }

@@ -993,7 +993,7 @@ function (KEY) {
   //    viewport, the URL's fragment (:target), open popovers, full screen, custom elements
   //    defined since, the checked state of every check box and radio, every select's option;
   //  - layout beyond style: images, videos and fonts that finished loading, animations (a page
-  //    with one is never settled), and scrolling, which moves boxes with no other sign: the
+  //    with one running is never settled), and scrolling, which moves boxes with no other sign: the
   //    window's offsets, and the box of one element per innermost parent of measured elements
   //    (a scroller moves all of its content, so some innermost parent's first element with it).
   // When only scrolling moved the page (nothing restyled it), the boxes alone are read again.
@@ -1083,7 +1083,9 @@ function (KEY) {
     for (const doc of walkDocs) {
       const w = doc.defaultView;
       if (!w) { s.push(null); continue; }
-      if (doc.getAnimations && doc.getAnimations().length) return null;
+      // A running animation moves or restyles the page; a finished one that holds its end
+      // (fill: forwards, common in entrance effects) or a paused one does not.
+      if (doc.getAnimations) for (const a of doc.getAnimations()) if (a.playState === 'running') return null;
       const vv = w.visualViewport, f = doc.fonts;
       sc.push(w.scrollX, w.scrollY);
       s.push(w.innerWidth, w.innerHeight, w.devicePixelRatio, vv ? vv.scale : 1, w.location.hash,
