@@ -5,6 +5,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,6 +56,7 @@ x-late:not(:defined) { visibility: hidden }
 <x-late><button>Late button</button></x-late>
 <div style="position: fixed; top: 0; right: 0"><p id=tgt>Targeted text</p><div id=hov2><button id=hbtn>Hover me</button><span class=tip>Tip text</span></div></div>
 <div id=box2 style="height: 50px; overflow: auto"><div><ul><li>Deep 1</li><li>Deep 2</li><li>Deep 3</li><li>Deep 4</li><li>Deep 5</li></ul></div></div>
+<img id=slowimg alt="Slow picture" style="position: absolute; left: 600px; top: 0">
 <div id=host><span>Light text</span></div>
 <div id=host2><span>Other light text</span></div>
 <div id=host3 style="position: absolute; left: 0; top: 0"><span>Third light text</span></div>
@@ -338,4 +341,38 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	settle("after an animation that holds its end")
+	// An image that finishes loading changes layout with no mutation (its load event and the
+	// count of images still loading see it). Its server answers when told to.
+	release := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(pic.Bytes())
+	}))
+	defer slow.Close()
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	if _, err := p.Eval(`(u) => { document.getElementById('slowimg').src = u; }`, slow.URL+"/slow.png"); err != nil {
+		t.Fatal(err)
+	}
+	check("an image starts loading", nothing)
+	s2 := counter("settled")
+	check("an image starts loading, again", nothing)
+	if counter("settled") != s2+1 {
+		t.Fatalf("a page with an image loading was not settled")
+	}
+	close(release)
+	if err := p.Wait(rod.Eval(`() => { const i = document.getElementById('slowimg'); return i.complete && i.naturalWidth > 0; }`)); err != nil {
+		t.Fatal(err)
+	}
+	check("an image loaded", nothing)
 }
