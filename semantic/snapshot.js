@@ -1116,13 +1116,12 @@ function (KEY) {
     for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
     return true;
   }
-  // measureAgain re-reads what the last walk read, as remeasure(null) does, or less when the
-  // signals allow: nothing (0, settled: store.settled counts it), or boxes and form state
-  // alone after a scroll that restyled nothing (store.boxed).
-  function measureAgain() {
-    if (!classed.size && settleVals !== null) {
-      const sig = signals();
-      if (sig !== null && same(sig[0], settleVals[0])) {
+  // measureAgain re-reads what the last walk read, as remeasure(null) does, or less when sig (the
+  // signals now) and those of the last snapshot allow: nothing (0, settled: store.settled counts
+  // it), or boxes and form state alone after a scroll that restyled nothing (store.boxed).
+  function measureAgain(sig) {
+    if (!classed.size && settleVals !== null && sig !== null) {
+      if (same(sig[0], settleVals[0])) {
         if (same(sig[1], settleVals[1]) && remeasure(lightRecs, true) === 0) {
           store.settled = (store.settled || 0) + 1;
           return 0;
@@ -1243,15 +1242,16 @@ function (KEY) {
     // Modal: elements outside an open modal dialog are covered.
     const m = findModal();
     if (!fresh && !dirty && recOK && m === lastModal) {
-      const s0 = store.settled;
-      const k = measureAgain();
-      const quiet = store.settled !== s0;
+      // Read before the re-read, and as true after it: nothing runs in between, and a re-read
+      // that starts a font or an image loading only makes the next snapshot read again.
+      const sig = signals();
+      const k = measureAgain(sig);
       const nv = newV;
       newV = null;
       const rest = k === 0 && !classed.size ? lastRest : k !== 2 ? reencode(nv || recV) : null;
       if (rest !== null) {
         if (nv) recV = nv;
-        if (!quiet) settleVals = signals();
+        settleVals = sig;
         if (rest === lastRest) store.replays = (store.replays || 0) + 1;
         else { store.reencodes = (store.reencodes || 0) + 1; lastRest = rest; }
         const gen = ++store.gen;
