@@ -1,11 +1,15 @@
 package semantic
 
 import (
+	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/rodeo-run/rodeo/browser/browsertest"
 )
 
 // memoSnapshot is a page of repeated and distinct values of every kind prepare looks at: prices,
@@ -57,6 +61,7 @@ func prepareRef(s *Snapshot, got []prepared) []prepared {
 		p.descendants, p.parentRole = got[i].descendants, got[i].parentRole
 		if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {
 			p.col = tokens(normalize(seg))
+			p.ctxCol = p.col
 		}
 		p.lead, p.leadToks, p.leadJoined = got[i].lead, got[i].leadToks, got[i].leadJoined
 		ps[i] = p
@@ -131,5 +136,108 @@ func TestAltsFor(t *testing.T) {
 				t.Errorf("alternative(%q, %q) = %v, altsFor disagrees", a, b, alternative(a, b))
 			}
 		}
+	}
+}
+
+// TestCarriedPrep_MatchesFresh changes each field of Element in turn, in elements of real pages
+// (a grid of divs, values led by labels, tables, repeated items), and checks that a snapshot
+// prepared by carrying over the last one's work (carriedPrep) equals one prepared from scratch,
+// items included, and that what should be carried over is.
+func TestCarriedPrep_MatchesFresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	base := browsertest.Serve(t, "../testdata/grounding")
+	carried := map[string]int{}
+	var leads, grids int
+	for _, name := range []string{"z18-school-timetable", "h01-airline-checkin", "46-sortable-grid", "x27-sports-standings"} {
+		s0, err := Snap(context.Background(), browsertest.Page(t, base+"/"+name+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps0 := prepare(s0)
+		var picks []int
+		for i := range ps0 {
+			if ps0[i].lead != "" || ps0[i].gridHead > 0 || i%(len(ps0)/6+1) == 0 {
+				picks = append(picks, i)
+			}
+			if ps0[i].lead != "" {
+				leads++
+			}
+			if ps0[i].gridHead > 0 {
+				grids++
+			}
+		}
+		et := reflect.TypeOf(Element{})
+		for f := 0; f < et.NumField(); f++ {
+			field := et.Field(f).Name
+			for _, i := range picks {
+				els := slices.Clone(s0.Elements)
+				changeField(reflect.ValueOf(&els[i]).Elem().Field(f))
+				checkCarried(t, s0, els, name+" "+field, carried, field)
+			}
+		}
+		// A scroll: every box moves.
+		els := slices.Clone(s0.Elements)
+		for i := range els {
+			els[i].Box.Y -= 300
+		}
+		checkCarried(t, s0, els, name+" scrolled", carried, "scroll")
+	}
+	if leads == 0 || grids == 0 {
+		t.Fatalf("the pages have %d leads and %d grid columns: the test needs both", leads, grids)
+	}
+	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "scroll"} {
+		if carried[f] == 0 {
+			t.Errorf("a change of %s is never carried over", f)
+		}
+	}
+	for _, f := range []string{"Name", "Text", "Role", "Parent", "Context", "Item", "Tag", "Interactive"} {
+		if carried[f] != 0 {
+			t.Errorf("a change of %s was carried over %d times", f, carried[f])
+		}
+	}
+}
+
+// changeField changes v, a field of an Element, to another value of its kind.
+func changeField(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(v.String() + " Total 7")
+	case reflect.Int:
+		v.SetInt(v.Int() + 1)
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Struct: // Box
+		b := v.Addr().Interface().(*Box)
+		b.X, b.W = b.X+120, b.W+5
+	default:
+		panic("changeField: " + v.Kind().String())
+	}
+}
+
+// checkCarried prepares a snapshot of els after s0 (prepared) both ways and compares them.
+func checkCarried(t *testing.T, s0 *Snapshot, els []Element, what string, carried map[string]int, field string) {
+	t.Helper()
+	s1 := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: els, Containers: s0.Containers, prep: &prepCache{}, prev: s0}
+	got := carriedPrep(s1)
+	if got == nil {
+		return
+	}
+	carried[field]++
+	fresh := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: els, Containers: s0.Containers}
+	want := prepareNow(fresh)
+	for i := range want {
+		g, w := got[i], want[i]
+		if g.el != &els[i] {
+			t.Fatalf("%s: element %d prepared from another snapshot's element", what, i)
+		}
+		g.el, w.el = nil, nil
+		if !reflect.DeepEqual(g, w) {
+			t.Fatalf("%s: element %d (%s) prepared\n%+v\nwant\n%+v", what, i, describe(&els[i]), g, w)
+		}
+	}
+	if gi, wi := itemMaps(s1), itemMapsNow(fresh); !reflect.DeepEqual(gi, wi) {
+		t.Fatalf("%s: items differ from a fresh preparation's", what)
 	}
 }

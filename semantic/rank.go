@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -101,7 +102,8 @@ type prepared struct {
 	headers int
 	// col is the first part of the element's context, stemmed: a cell's column header, or the
 	// label of the group it is in ("Total", "Status"); nil when that part names a table.
-	col []string
+	// gridColumns may set it to a grid header's words instead; ctxCol keeps the context's.
+	col, ctxCol []string
 	// gridHead is 1 + the header above the element's column in a grid of divs (see
 	// gridColumns), whose words col then has; 0 for none.
 	gridHead int
@@ -115,6 +117,8 @@ type prepared struct {
 type prepCache struct {
 	once sync.Once
 	ps   []prepared
+	// ready is set once ps is: a later snapshot may then carry it over (see carriedPrep).
+	ready atomic.Bool
 
 	upOnce sync.Once
 	items  *itemInfo // see itemMaps
@@ -123,7 +127,13 @@ type prepCache struct {
 // prepare returns the snapshot's elements normalized and tokenized, cached for Snap's snapshots.
 func prepare(s *Snapshot) []prepared {
 	if c := s.prep; c != nil {
-		c.once.Do(func() { c.ps = prepareNow(s) })
+		c.once.Do(func() {
+			c.ps = carriedPrep(s)
+			if c.ps == nil {
+				c.ps = prepareNow(s)
+			}
+			c.ready.Store(true)
+		})
 		if len(c.ps) == len(s.Elements) {
 			return c.ps
 		}
@@ -144,15 +154,11 @@ func prepareNow(s *Snapshot) []prepared {
 		for i := range s.Elements {
 			e := &s.Elements[i]
 			var k rowKey
-			for f := range fields {
-				if v := fields[f].get(e); v != "" {
-					k[f] = memo.get(v, f == 0 || f == textField)
-				}
-			}
-			r := memo.row(&k, nf)
+			r := memo.elementRow(e, &k, nf)
 			p := prepared{el: e, norm: r.norm, toks: r.toks, joined: r.joined}
 			if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {
 				p.col = memo.get(seg, false).toks
+				p.ctxCol = p.col
 			}
 			name, text := k[0], k[textField]
 			// isPrice(e.Text) || e.Name != e.Text && isPrice(e.Name), and the value shape of the
@@ -168,11 +174,7 @@ func prepareNow(s *Snapshot) []prepared {
 		}
 	}()
 	for i := range s.Elements {
-		if l := leadOf(s, i); l != "" {
-			ps[i].lead = normalize(l)
-			ps[i].leadToks = tokens(ps[i].lead)
-			ps[i].leadJoined = strings.Join(ps[i].leadToks, " ")
-		}
+		ps[i].lead, ps[i].leadToks, ps[i].leadJoined = leadFields(s, i)
 	}
 	// Included descendants per element, for the "huge container" penalty.
 	for i := range s.Elements {
@@ -1006,6 +1008,17 @@ var stemDate, stemDay = stem("date"), stem("day")
 
 // leadWeight is what a match on a value's leading label counts, like a label field's.
 const leadWeight = 0.95
+
+// leadFields is leadOf normalized, its stemmed tokens and those joined ("" and nil for none).
+func leadFields(s *Snapshot, i int) (string, []string, string) {
+	l := leadOf(s, i)
+	if l == "" {
+		return "", nil, ""
+	}
+	l = normalize(l)
+	toks := tokens(l)
+	return l, toks, strings.Join(toks, " ")
+}
 
 // leadOf returns the words that label element i in its parent's running text: "Boarding
 // closes" in "Departs Sat 14 Jun, 07:35 · Gate C17 · Boarding closes 07:15" for the 07:15,

@@ -118,6 +118,9 @@ type Snapshot struct {
 	// prep caches the ranker's per-element work for snapshots taken by Snap, which are never
 	// modified afterwards. Snapshots built elsewhere are prepared per Resolve.
 	prep *prepCache
+	// prev is the snapshot this one was sent as a difference from, until this one is prepared:
+	// the work that depends only on what both say alike is carried over (see carriedPrep).
+	prev *Snapshot
 }
 
 // Intent is what the caller means to do with the element; it shifts the ranking (typing prefers

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/browser/browsertest"
 )
 
@@ -91,4 +92,63 @@ func BenchmarkSnapInPage2000(b *testing.B) {
 			reportLatency(b, ds)
 		})
 	}
+}
+
+// BenchmarkGroundingResolveAfterAction2000 is the Go side of Snap + Resolve after each of
+// pageActions: decoding the page's difference from the last snapshot and resolving on it. The
+// page's answers are taken once (untimed); each iteration decodes one again, prepares it either
+// from scratch (scratch-*) or carrying the last snapshot's preparation over (carried-*, what
+// Snap does), alternately, and resolves.
+func BenchmarkGroundingResolveAfterAction2000(b *testing.B) {
+	dir := b.TempDir()
+	p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPageActive(b, dir, 2000))
+	ctx := context.Background()
+	type answer struct {
+		base *snapBase
+		msg  string
+	}
+	var answers []answer
+	for i := range 10 {
+		s, err := Snap(ctx, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = Resolve(s, grounding2000[i]) // prepared, as after a node's resolution
+		if _, err := p.Evaluate(rod.Eval(pageActions, i)); err != nil {
+			b.Fatal(err)
+		}
+		base := snapBases.get(baseKey(p))
+		raw, err := p.Call(ctx, string(p.SessionID), "Runtime.evaluate", proto.RuntimeEvaluate{Expression: snapExpr(base.doc, base.gen), ReturnByValue: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		msg, _, err := evalString(raw)
+		if err != nil || msg == "" || msg[0] != 'D' {
+			b.Fatalf("action %d: %q, %v: want a difference", i, msg[:min(len(msg), 20)], err)
+		}
+		answers = append(answers, answer{base, msg})
+		nb, _, err := readMessage(msg, base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		snapBases.put(baseKey(p), nb)
+	}
+	var ds [2][]time.Duration
+	for i := 0; b.Loop(); i++ {
+		a, carry := answers[(i/2)%len(answers)], i%2
+		t0 := time.Now()
+		_, s, err := readMessage(a.msg, a.base)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if carry == 0 {
+			s.prev = nil
+		}
+		_, _ = Resolve(s, grounding2000[(i/2)%len(grounding2000)])
+		ds[carry] = append(ds[carry], time.Since(t0))
+	}
+	b.ReportMetric(p50(ds[0]), "scratch-p50-ms")
+	b.ReportMetric(p95(ds[0]), "scratch-p95-ms")
+	b.ReportMetric(p50(ds[1]), "carried-p50-ms")
+	b.ReportMetric(p95(ds[1]), "carried-p95-ms")
 }

@@ -142,6 +142,9 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 		if err != nil {
 			return nil, nil, err
 		}
+		if c := base.snap.prep; c != nil && c.ready.Load() {
+			s.prev = base.snap // prepared, so with no prev of its own: one link at most
+		}
 		return &snapBase{doc: base.doc, gen: gen, body: body, snap: s}, s, nil
 	}
 	return nil, nil, fmt.Errorf("%w: unknown message kind %q", errWire, msg[0])
