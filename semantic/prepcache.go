@@ -18,6 +18,7 @@ type normTok struct {
 	named bool
 	price bool  // isPrice of the raw value
 	shape shape // valueShape of norm
+	mask  fieldMask
 }
 
 func newNormTok(v string, named bool) *normTok {
@@ -25,6 +26,7 @@ func newNormTok(v string, named bool) *normTok {
 	t.toks = tokens(t.norm)
 	t.toks = t.toks[:len(t.toks):len(t.toks)]
 	t.joined = strings.Join(t.toks, " ")
+	t.mask = fieldMask{allMask(t.norm), starts(t.toks)}
 	if named {
 		t.price, t.shape = isPrice(v), valueShape(t.norm)
 	}
@@ -82,6 +84,7 @@ type normRow struct {
 	norm   []string
 	toks   [][]string
 	joined []string
+	masks  []fieldMask
 }
 
 // normLookup is one prepare's use of normMemo: lookups under a read lock held throughout, the
@@ -94,6 +97,7 @@ type normLookup struct {
 	// New rows are cut from these, to allocate for many at once.
 	norms, joined []string
 	toks          [][]string
+	masks         []fieldMask
 }
 
 // lookupNorms starts a lookup for n elements.
@@ -141,13 +145,13 @@ func (l *normLookup) row(k *rowKey, nf int) *normRow {
 	}
 	if len(l.norms) < nf {
 		chunk := min(256, l.left+1)
-		l.norms, l.toks, l.joined = make([]string, chunk*nf), make([][]string, chunk*nf), make([]string, chunk*nf)
+		l.norms, l.toks, l.joined, l.masks = make([]string, chunk*nf), make([][]string, chunk*nf), make([]string, chunk*nf), make([]fieldMask, chunk*nf)
 	}
-	r := &normRow{norm: l.norms[:nf:nf], toks: l.toks[:nf:nf], joined: l.joined[:nf:nf]}
-	l.norms, l.toks, l.joined = l.norms[nf:], l.toks[nf:], l.joined[nf:]
+	r := &normRow{norm: l.norms[:nf:nf], toks: l.toks[:nf:nf], joined: l.joined[:nf:nf], masks: l.masks[:nf:nf]}
+	l.norms, l.toks, l.joined, l.masks = l.norms[nf:], l.toks[nf:], l.joined[nf:], l.masks[nf:]
 	for f, t := range k[:nf] {
 		if t != nil {
-			r.norm[f], r.toks[f], r.joined[f] = t.norm, t.toks, t.joined
+			r.norm[f], r.toks[f], r.joined[f], r.masks[f] = t.norm, t.toks, t.joined, t.mask
 		}
 	}
 	if l.freshRows == nil {
@@ -313,7 +317,7 @@ func carriedPrep(s *Snapshot) []prepared {
 			for _, i := range own {
 				var k rowKey
 				r := memo.elementRow(&s.Elements[i], &k, len(fields))
-				ps[i].norm, ps[i].toks, ps[i].joined = r.norm, r.toks, r.joined
+				ps[i].norm, ps[i].toks, ps[i].joined, ps[i].masks = r.norm, r.toks, r.joined, r.masks
 			}
 		}()
 		for _, i := range own {
@@ -360,3 +364,69 @@ func prepDiff(a, b *Element) int {
 	}
 	return diffShared
 }
+
+// A textMask says which characters a text has: a bit per letter a-z, one for all digits, one
+// for anything else.
+type textMask uint32
+
+func charBit(b byte) textMask {
+	switch {
+	case b >= 'a' && b <= 'z':
+		return 1 << (b - 'a')
+	case b >= '0' && b <= '9':
+		return 1 << 26
+	}
+	return 1 << 27
+}
+
+// allMask is the characters of s.
+func allMask(s string) textMask {
+	var m textMask
+	for i := 0; i < len(s); i++ {
+		m |= charBit(s[i])
+	}
+	return m
+}
+
+// starts is a set of the first two characters of toks, as 64 bits (two starts may share one).
+func starts(toks []string) uint64 {
+	var m uint64
+	for _, t := range toks {
+		switch len(t) {
+		case 0:
+		case 1:
+			m |= 1 << (uint(t[0]) * 31 % 64)
+		default:
+			m |= 1 << ((uint(t[0])*31 + uint(t[1])) % 64)
+		}
+	}
+	return m
+}
+
+// A fieldMask is a field value's characters and its tokens' starts, to tell in one test that
+// match finds nothing of a query in it (see queryMask).
+type fieldMask struct {
+	all    textMask
+	starts uint64
+}
+
+// A queryMask is what match needs a field value to share with query text q, tokens qtoks: match
+// finds q itself in a value (equal, a prefix, at a word start or a compound's end) only where
+// the value has every character q has, and a token of q only among tokens that start as it or
+// as one of its alternatives does (an equal token, a whole token in a row of them, a prefix of
+// four letters or more, an alternative).
+type queryMask struct {
+	all    textMask
+	starts uint64
+}
+
+func newQueryMask(q string, qtoks []string) queryMask {
+	m := queryMask{all: allMask(q), starts: starts(qtoks)}
+	for _, t := range qtoks {
+		m.starts |= starts(altsFor(t))
+	}
+	return m
+}
+
+// may reports whether match may find something of the query in a value of mask f.
+func (m queryMask) may(f fieldMask) bool { return f.starts&m.starts != 0 || m.all&^f.all == 0 }

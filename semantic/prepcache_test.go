@@ -48,13 +48,14 @@ func prepareRef(s *Snapshot, got []prepared) []prepared {
 	ps := make([]prepared, len(s.Elements))
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		p := prepared{el: e, norm: make([]string, len(fields)), toks: make([][]string, len(fields)), joined: make([]string, len(fields))}
+		p := prepared{el: e, norm: make([]string, len(fields)), toks: make([][]string, len(fields)), joined: make([]string, len(fields)), masks: make([]fieldMask, len(fields))}
 		p.price = isPrice(e.Text) || (e.Name != e.Text && isPrice(e.Name))
 		for f := range fields {
 			if v := fields[f].get(e); v != "" {
 				p.norm[f] = normalize(v)
 				p.toks[f] = tokens(p.norm[f])
 				p.joined[f] = strings.Join(p.toks[f], " ")
+				p.masks[f] = fieldMask{allMask(p.norm[f]), starts(p.toks[f])}
 			}
 		}
 		p.shape = valueShape(firstOf(p.norm[textField], p.norm[0]))
@@ -239,5 +240,63 @@ func checkCarried(t *testing.T, s0 *Snapshot, els []Element, what string, carrie
 	}
 	if gi, wi := itemMaps(s1), itemMapsNow(fresh); !reflect.DeepEqual(gi, wi) {
 		t.Fatalf("%s: items differ from a fresh preparation's", what)
+	}
+}
+
+// TestQueryMask_NeverHidesAMatch checks, for every description of the corpus against every field
+// of every element of its page, that whenever match finds something (quoted phrases, words) the
+// masks say it may, so skipping the fields they rule out changes no score; and that they rule
+// out most fields, or they are not worth having.
+func TestQueryMask_NeverHidesAMatch(t *testing.T) {
+	pages := loadGrounding(t)
+	var tried, skipped int
+	for _, gp := range pages {
+		ps := prepareNow(gp.snap)
+		for _, c := range gp.file.Cases {
+			p := Parse(c.Description)
+			qt := newQueryText(&p)
+			// The texts score matches against each field, with the masks it uses.
+			type query struct {
+				q, qt string
+				toks  []string
+				w     []float64
+				mask  queryMask
+			}
+			qs := []query{
+				{qt.rawWords, qt.wordsJoined, qt.words, qt.wordW, qt.wordsMask},
+				{qt.wordsJoined, qt.wordsJoined, qt.words, nil, qt.joinedMask},
+				{qt.roleWordsJoined, qt.roleWordsJoined, qt.roleWords, nil, qt.roleMask},
+			}
+			for i := range qt.phrases {
+				qs = append(qs, query{qt.phrases[i], qt.phraseTokJoined[i], qt.phraseTok[i], nil, qt.phraseMasks[i]})
+			}
+			for k, q := range qs {
+				m := newQueryMask(q.q, q.toks)
+				if m != q.mask {
+					t.Fatalf("%q: query text %d has another's mask", c.Description, k)
+				}
+				for i := range ps {
+					for f := range fields {
+						if ps[i].norm[f] == "" {
+							continue
+						}
+						tried++
+						may := m.may(ps[i].masks[f])
+						if !may {
+							skipped++
+						}
+						for _, exact := range []bool{false, true} {
+							if s, _ := match(q.q, q.toks, q.w, q.qt, ps[i].norm[f], ps[i].toks[f], ps[i].joined[f], exact); s > 0 && !may {
+								t.Fatalf("%s %q: match finds %q in %s %q (%.2f), the masks say it cannot", gp.name, c.Description, q.q, fields[f].name, ps[i].norm[f], s)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d of %d field matches ruled out by their masks", skipped, tried)
+	if skipped < tried/2 {
+		t.Errorf("the masks rule out only %d of %d field matches", skipped, tried)
 	}
 }

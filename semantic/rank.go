@@ -93,6 +93,7 @@ type prepared struct {
 	norm        []string   // per field
 	toks        [][]string // per field, stemmed
 	joined      []string   // per field, the stemmed tokens joined by spaces
+	masks       []fieldMask
 	price       bool
 	shape       shape // the value shape of its text (valueShape)
 	descendants int
@@ -155,7 +156,7 @@ func prepareNow(s *Snapshot) []prepared {
 			e := &s.Elements[i]
 			var k rowKey
 			r := memo.elementRow(e, &k, nf)
-			p := prepared{el: e, norm: r.norm, toks: r.toks, joined: r.joined}
+			p := prepared{el: e, norm: r.norm, toks: r.toks, joined: r.joined, masks: r.masks}
 			if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {
 				p.col = memo.get(seg, false).toks
 				p.ctxCol = p.col
@@ -351,6 +352,11 @@ type queryText struct {
 	nameOfToks      []string
 	// poss are the possessor's words (Parsed.Possessor), nonPoss the other words, stemmed.
 	poss, nonPoss []string
+
+	// What a field needs for match to find rawWords and words, wordsJoined and words, the
+	// role words, each phrase (see queryMask).
+	wordsMask, joinedMask, roleMask queryMask
+	phraseMasks                     []queryMask
 
 	// wordW weighs words in a partial match (see weigh); nil until weighed. allW weighs all's
 	// words alike (nil: all count the same).
@@ -571,6 +577,12 @@ func newQueryText(p *Parsed) *queryText {
 	qt.wordsJoined = strings.Join(qt.words, " ")
 	qt.rawWords = strings.Join(p.Words, " ")
 	qt.roleWordsJoined = strings.Join(qt.roleWords, " ")
+	qt.wordsMask = newQueryMask(qt.rawWords, qt.words)
+	qt.joinedMask = newQueryMask(qt.wordsJoined, qt.words)
+	qt.roleMask = newQueryMask(qt.roleWordsJoined, qt.roleWords)
+	for i := range qt.phrases {
+		qt.phraseMasks = append(qt.phraseMasks, newQueryMask(qt.phrases[i], qt.phraseTok[i]))
+	}
 	for _, ph := range qt.phraseTok {
 		qt.all = append(qt.all, ph...)
 	}
@@ -589,7 +601,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		// Each quoted phrase must match; the weakest counts.
 		ph := 1.0
 		for i := range qt.phrases {
-			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], qt.phraseTokJoined[i], true)
+			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], qt.phraseTokJoined[i], true, &qt.phraseMasks[i])
 			if s < ph {
 				ph = s
 			}
@@ -599,11 +611,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 		textScore = ph
 		if len(qt.words) > 0 && ph > 0 {
-			ws, _, _ := bestField(pe, qt.wordsJoined, qt.words, qt.wordsJoined, false)
+			ws, _, _ := bestField(pe, qt.wordsJoined, qt.words, qt.wordsJoined, false, &qt.joinedMask)
 			textScore = 0.85*ph + 0.15*ws
 		}
 	} else if len(qt.words) > 0 {
-		s, f, how := bestFieldW(pe, qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, false)
+		s, f, how := bestFieldW(pe, qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, false, &qt.wordsMask)
 		textScore = s
 		if s > 0 {
 			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
@@ -732,7 +744,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 		// A role word may also be the name ("the Menu button", a logo whose alt says "logo").
 		if len(qt.roleWords) > 0 {
-			if s, _, _ := bestField(pe, qt.roleWordsJoined, qt.roleWords, qt.roleWordsJoined, false); s > 0 {
+			if s, _, _ := bestField(pe, qt.roleWordsJoined, qt.roleWords, qt.roleWordsJoined, false, &qt.roleMask); s > 0 {
 				total += 0.25 * s
 				why = append(why, "named like the role word")
 			}
@@ -1097,15 +1109,15 @@ func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // bestField returns the best weighted match of a query phrase over the element's fields; qt is
 // qtoks joined by spaces.
-func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhrase bool) (float64, int, string) {
-	return bestFieldW(pe, phrase, qtoks, nil, qt, exactPhrase)
+func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhrase bool, qm *queryMask) (float64, int, string) {
+	return bestFieldW(pe, phrase, qtoks, nil, qt, exactPhrase, qm)
 }
 
 // bestFieldW is bestField with per-token weights for partial matches (nil: all alike).
-func bestFieldW(pe *prepared, phrase string, qtoks []string, w []float64, qt string, exactPhrase bool) (float64, int, string) {
+func bestFieldW(pe *prepared, phrase string, qtoks []string, w []float64, qt string, exactPhrase bool, qm *queryMask) (float64, int, string) {
 	best, bf, how := 0.0, 0, ""
 	for f := range fields {
-		if pe.norm[f] == "" {
+		if pe.norm[f] == "" || qm != nil && pe.masks != nil && !qm.may(pe.masks[f]) {
 			continue
 		}
 		s, h := match(phrase, qtoks, w, qt, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)
