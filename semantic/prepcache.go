@@ -277,8 +277,8 @@ func isAlt(alts []string, b string) bool {
 // carriedPrep is the prepared elements of s carried over from s.prev, the snapshot s was sent as
 // a difference from, when that one is prepared and has the same elements in the same places
 // (see prepDiff): a scroll, a typed character, a checked box or a restyled card. Elements whose
-// own fields changed (a class, a label) get their rows again, and when boxes moved, the grid
-// headers, which boxes place, are worked out again. Otherwise, nil. Either way s.prev is let
+// own fields changed (a class, a label) get their rows again; when boxes moved or item kinds
+// changed, the grid headers are placed again, and with new kinds the items are worked out anew. Otherwise, nil. Either way s.prev is let
 // go. A snapshot after such an action then costs the ranker about what a new query does, not
 // what a new page does (preparing 2,000 elements takes 2-6 ms here).
 func carriedPrep(s *Snapshot) []prepared {
@@ -291,7 +291,7 @@ func carriedPrep(s *Snapshot) []prepared {
 	if len(old) != len(s.Elements) {
 		return nil
 	}
-	moved := false
+	moved, kinds := false, false
 	var own []int // elements whose own fields changed
 	for i := range s.Elements {
 		a, b := &prev.Elements[i], &s.Elements[i]
@@ -302,7 +302,10 @@ func carriedPrep(s *Snapshot) []prepared {
 			own = append(own, i)
 		}
 		moved = moved || a.Box != b.Box || a.Visible != b.Visible
+		kinds = kinds || a.ItemKind != b.ItemKind
 	}
+	// Grid headers depend on boxes, visibility and item kinds (a selected card's class).
+	moved = moved || kinds
 	ps := slices.Clone(old)
 	for i := range ps {
 		ps[i].el = &s.Elements[i]
@@ -327,21 +330,23 @@ func carriedPrep(s *Snapshot) []prepared {
 	if moved {
 		gridColumns(s, ps)
 	}
-	// Items are made of what prepDiff calls shared and of the containers: the same.
-	s.prep.upOnce.Do(func() { s.prep.items = itemMaps(prev) })
+	if !kinds {
+		// Items are made of what prepDiff calls shared, item kinds and the containers: the same.
+		s.prep.upOnce.Do(func() { s.prep.items = itemMaps(prev) })
+	}
 	return ps
 }
 
 // How two elements in the same place of two snapshots differ for preparing.
 const (
-	diffNone   = iota // in nothing preparing reads but boxes and visibility (grid headers)
+	diffNone   = iota // in nothing preparing reads but boxes, visibility and item kinds (grid headers, items)
 	diffOwn           // also in fields only the element's own row reads (its class, its label...)
 	diffShared        // in what other elements' preparing or the items read too
 )
 
-// prepDiff says how a and b differ (see diffNone...). Their boxes, visibility, state (enabled,
-// checked, covered), selector and id are not compared, nor an editable field's value (the
-// ranker reads no typed text). A field added to Element counts as shared until it is listed.
+// prepDiff says how a and b differ (see diffNone...). Their boxes, visibility, item kinds, state
+// (enabled, checked, covered), selector and id are not compared, nor an editable field's value
+// (the ranker reads no typed text). A field added to Element counts as shared until it is listed.
 func prepDiff(a, b *Element) int {
 	x, y := *a, *b
 	for _, e := range []*Element{&x, &y} {
@@ -350,6 +355,9 @@ func prepDiff(a, b *Element) int {
 			e.Value = ""
 		}
 	}
+	// An item's kind is read by grid headers and items alone, which carriedPrep works out
+	// again when kinds changed.
+	x.ItemKind, y.ItemKind = "", ""
 	if x == y {
 		return diffNone
 	}

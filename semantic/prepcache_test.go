@@ -188,7 +188,7 @@ func TestCarriedPrep_MatchesFresh(t *testing.T) {
 	if leads == 0 || grids == 0 {
 		t.Fatalf("the pages have %d leads and %d grid columns: the test needs both", leads, grids)
 	}
-	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "scroll"} {
+	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "ItemKind", "scroll"} {
 		if carried[f] == 0 {
 			t.Errorf("a change of %s is never carried over", f)
 		}
