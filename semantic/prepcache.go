@@ -278,9 +278,10 @@ func isAlt(alts []string, b string) bool {
 // a difference from, when that one is prepared and has the same elements in the same places
 // (see prepDiff): a scroll, a typed character, a checked box or a restyled card. Elements whose
 // own fields changed (a class, a label) get their rows again; when boxes moved or item kinds
-// changed, the grid headers are placed again, and with new kinds the items are worked out anew. Otherwise, nil. Either way s.prev is let
-// go. A snapshot after such an action then costs the ranker about what a new query does, not
-// what a new page does (preparing 2,000 elements takes 2-6 ms here).
+// changed, the grid headers are placed again, and with new kinds the items are worked out
+// anew. Otherwise, nil. Either way s.prev is let go. A snapshot after such an action then costs
+// the ranker about what a new query does, not what a new page does (preparing 2,000 elements
+// takes 2-6 ms here).
 func carriedPrep(s *Snapshot) []prepared {
 	prev := s.prev
 	s.prev = nil
@@ -291,7 +292,9 @@ func carriedPrep(s *Snapshot) []prepared {
 	if len(old) != len(s.Elements) {
 		return nil
 	}
-	moved, kinds := false, false
+	// Grid headers depend on boxes, visibility and item kinds (a selected card's class), items
+	// on kinds.
+	regrid, kinds := false, false
 	var own []int // elements whose own fields changed
 	for i := range s.Elements {
 		a, b := &prev.Elements[i], &s.Elements[i]
@@ -301,15 +304,13 @@ func carriedPrep(s *Snapshot) []prepared {
 		case diffOwn:
 			own = append(own, i)
 		}
-		moved = moved || a.Box != b.Box || a.Visible != b.Visible
 		kinds = kinds || a.ItemKind != b.ItemKind
+		regrid = regrid || kinds || a.Box != b.Box || a.Visible != b.Visible
 	}
-	// Grid headers depend on boxes, visibility and item kinds (a selected card's class).
-	moved = moved || kinds
 	ps := slices.Clone(old)
 	for i := range ps {
 		ps[i].el = &s.Elements[i]
-		if moved {
+		if regrid {
 			ps[i].col, ps[i].gridHead = ps[i].ctxCol, 0
 		}
 	}
@@ -327,7 +328,7 @@ func carriedPrep(s *Snapshot) []prepared {
 			ps[i].lead, ps[i].leadToks, ps[i].leadJoined = leadFields(s, i) // a label stops one
 		}
 	}
-	if moved {
+	if regrid {
 		gridColumns(s, ps)
 	}
 	if !kinds {

@@ -601,7 +601,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		// Each quoted phrase must match; the weakest counts.
 		ph := 1.0
 		for i := range qt.phrases {
-			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], qt.phraseTokJoined[i], true, &qt.phraseMasks[i])
+			s, f, how := bestField(pe, qt.phrases[i], qt.phraseTok[i], qt.phraseTokJoined[i], true, qt.phraseMasks[i])
 			if s < ph {
 				ph = s
 			}
@@ -611,11 +611,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 		textScore = ph
 		if len(qt.words) > 0 && ph > 0 {
-			ws, _, _ := bestField(pe, qt.wordsJoined, qt.words, qt.wordsJoined, false, &qt.joinedMask)
+			ws, _, _ := bestField(pe, qt.wordsJoined, qt.words, qt.wordsJoined, false, qt.joinedMask)
 			textScore = 0.85*ph + 0.15*ws
 		}
 	} else if len(qt.words) > 0 {
-		s, f, how := bestFieldW(pe, qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, false, &qt.wordsMask)
+		s, f, how := bestFieldW(pe, qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, false, qt.wordsMask)
 		textScore = s
 		if s > 0 {
 			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
@@ -744,7 +744,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 		// A role word may also be the name ("the Menu button", a logo whose alt says "logo").
 		if len(qt.roleWords) > 0 {
-			if s, _, _ := bestField(pe, qt.roleWordsJoined, qt.roleWords, qt.roleWordsJoined, false, &qt.roleMask); s > 0 {
+			if s, _, _ := bestField(pe, qt.roleWordsJoined, qt.roleWords, qt.roleWordsJoined, false, qt.roleMask); s > 0 {
 				total += 0.25 * s
 				why = append(why, "named like the role word")
 			}
@@ -1109,15 +1109,15 @@ func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
 
 // bestField returns the best weighted match of a query phrase over the element's fields; qt is
 // qtoks joined by spaces.
-func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhrase bool, qm *queryMask) (float64, int, string) {
+func bestField(pe *prepared, phrase string, qtoks []string, qt string, exactPhrase bool, qm queryMask) (float64, int, string) {
 	return bestFieldW(pe, phrase, qtoks, nil, qt, exactPhrase, qm)
 }
 
 // bestFieldW is bestField with per-token weights for partial matches (nil: all alike).
-func bestFieldW(pe *prepared, phrase string, qtoks []string, w []float64, qt string, exactPhrase bool, qm *queryMask) (float64, int, string) {
+func bestFieldW(pe *prepared, phrase string, qtoks []string, w []float64, qt string, exactPhrase bool, qm queryMask) (float64, int, string) {
 	best, bf, how := 0.0, 0, ""
 	for f := range fields {
-		if pe.norm[f] == "" || qm != nil && pe.masks != nil && !qm.may(pe.masks[f]) {
+		if pe.norm[f] == "" || !qm.may(pe.masks[f]) {
 			continue
 		}
 		s, h := match(phrase, qtoks, w, qt, pe.norm[f], pe.toks[f], pe.joined[f], exactPhrase)

@@ -61,16 +61,25 @@ func BenchmarkGroundingSnapResolve2000Changed(b *testing.B) {
 	})
 }
 
+// domAction is a change the replay cannot take, as a toast or an opened menu makes: a node
+// added (and the one added before removed, so the page keeps its size). The snapshot after it
+// walks the page again.
+const domAction = `(i) => {
+	const old = document.getElementById('toast');
+	if (old) old.remove();
+	const d = document.createElement('div');
+	d.id = 'toast'; d.setAttribute('role', 'status'); d.textContent = 'Saved ' + i;
+	document.body.appendChild(d);
+	return i;
+}`
+
 // BenchmarkSnapInPage2000 times the installed snapshot function inside the page (no CDP, no
-// decoding), on the unchanged page and after each of pageActions (not timed), to tell page
-// work from transport and Go work when the machine is noisy.
+// decoding), on the unchanged page, after each of pageActions (changed) and after domAction
+// (walked), the actions untimed, to tell page work from transport and Go work when the machine
+// is noisy.
 func BenchmarkSnapInPage2000(b *testing.B) {
-	for _, changed := range []bool{false, true} {
-		name := "unchanged"
-		if changed {
-			name = "changed"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct{ name, act string }{{"unchanged", ""}, {"changed", pageActions}, {"walked", domAction}} {
+		b.Run(c.name, func(b *testing.B) {
 			dir := b.TempDir()
 			p := browsertest.Page(b, browsertest.Serve(b, dir)+"/"+bigPageActive(b, dir, 2000))
 			if _, err := Snap(context.Background(), p); err != nil {
@@ -78,12 +87,12 @@ func BenchmarkSnapInPage2000(b *testing.B) {
 			}
 			var ds []time.Duration
 			for i := 0; b.Loop(); i++ {
-				res, err := p.Evaluate(rod.Eval(`(k, f, acts, i, changed) => {
-					if (changed) (0, eval)('(' + acts + ')')(i);
+				res, err := p.Evaluate(rod.Eval(`(k, f, act, i) => {
+					if (act) (0, eval)('(' + act + ')')(i);
 					const s = window[k], t0 = performance.now();
 					s[f]();
 					return performance.now() - t0;
-				}`, windowKey, snapFn, pageActions, i, changed))
+				}`, windowKey, snapFn, c.act, i))
 				if err != nil {
 					b.Fatal(err)
 				}
