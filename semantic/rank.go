@@ -875,13 +875,18 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		why = append(why, "the possessor, not what is theirs")
 	}
 
-	// "the flight confirmation code" is not the "Flights" section heading.
+	// "the flight confirmation code" is not the "Flights" section heading, and "open the water
+	// damage claim" is not the "Claims" link: a name that says a description word only in the
+	// plural names the collection, not the one. A heading is judged so unless a heading or a
+	// name is asked for; anything else when the description says more words and the element
+	// carries none of them ("Lease ends" is no collection of ends for "when does my lease end").
 	collection := false
-	if e.Role == "heading" && len(p.NameOf) == 0 && (len(p.Roles) == 0 || p.Roles[0] != "heading") {
+	heading := e.Role == "heading"
+	if heading && len(p.NameOf) == 0 && (len(p.Roles) == 0 || p.Roles[0] != "heading") || !heading && textScore > 0 && len(qt.words) >= 2 {
 		for _, pl := range qt.plurals {
-			if pl.named(pe.norm[0]) {
-				total -= 0.35
-				collection = true
+			if pl.named(pe.norm[0]) && (heading || !ownsOtherThan(pe, qt.words, stem(pl.one))) {
+				total -= collectionPenalty
+				collection = heading
 				why = append(why, "names "+pl.s+", not one "+pl.one)
 				break
 			}
@@ -1666,6 +1671,10 @@ func signed(s string) bool {
 // possessorPenalty lowers an element that carries only a possessive's owner words.
 const possessorPenalty = 0.15
 
+// collectionPenalty lowers an element that names in the plural what is asked for in the
+// singular: the section or list of them ("Claims"), not one of them.
+const collectionPenalty = 0.35
+
 // ownsAny reports whether the element's own fields (attributes included) have any of words.
 func ownsAny(pe *prepared, words []string) bool {
 	for _, w := range words {
@@ -1683,6 +1692,16 @@ func ownsLike(pe *prepared, w string) bool {
 	alts := altsFor(w)
 	for _, f := range nameFields {
 		if contains(pe.toks[f], w) || len(alts) > 0 && anyAlt(pe.toks[f], alts) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownsOtherThan reports whether pe owns one of words other than w.
+func ownsOtherThan(pe *prepared, words []string, w string) bool {
+	for _, x := range words {
+		if x != w && ownsLike(pe, x) {
 			return true
 		}
 	}

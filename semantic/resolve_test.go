@@ -384,6 +384,22 @@ func TestResolve_RowWords(t *testing.T) {
 	})
 }
 
+// TestResolve_CollectionsAreNotOne: a name that says a description word only in the plural is
+// the section or list of those things, not the one the description qualifies (session 13: the
+// first two failed before, finding the Claims link).
+func TestResolve_CollectionsAreNotOne(t *testing.T) {
+	runResolveCases(t, "collections.html", []resolveCase{
+		{"open the water damage claim", IntentClick, "", "claim-water"},
+		{"open my roof claim", IntentClick, "", "claim-hail"},
+		{"file a new claim", IntentClick, "", "new-claim"},
+		// The plural asked for is the collection.
+		{"go to my claims", IntentClick, "", "nav-claims"},
+		{"the reports link", IntentClick, "", "nav-reports"},
+		// "ends" here is a verb: the label still says which date.
+		{"when does my lease end", IntentRead, "", "lease-end"},
+	})
+}
+
 // TestResolve_WordsPagesUseInstead: a field named by the role word alone, and the words forms
 // and apps use for what people call otherwise (session 7: each case failed before).
 func TestResolve_WordsPagesUseInstead(t *testing.T) {
