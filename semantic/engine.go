@@ -66,17 +66,18 @@ func (g *Engine) maxCandidates() int {
 // gateConfidence is how sure the heuristic's answer is for deciding whether to ask the model:
 // its confidence, less up to unexplainedWeight for the description's words nothing around the
 // answer carries, and halved when a click or a keystroke would land on an element that does not
-// take it (the words named a label, and the control is elsewhere) or when what is read only
+// take it (the words named a label, and the control is elsewhere), or on the control the
+// heuristic took that label to name, or when what is read only
 // echoes the description, is a sentence where a value was asked for, or names an action.
 func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
 	c := res.Confidence * (1 - unexplainedWeight*unexplained(s, p, res.Element.ID))
 	switch e := &res.Element; intentOf(q, p) {
 	case IntentClick:
-		if !e.Interactive && !e.Editable {
+		if !e.Interactive && !e.Editable || res.byLabel {
 			c /= 2
 		}
 	case IntentType:
-		if !e.Editable && e.Role != "combobox" {
+		if !e.Editable && e.Role != "combobox" || res.byLabel {
 			c /= 2
 		}
 	case IntentRead:

@@ -267,9 +267,10 @@ func TestEngine_UnlikeTiesGoToTheModel(t *testing.T) {
 	}
 }
 
-// TestEngine_ClickOnALabelGoesToTheModel: a click the heuristic would land, however surely, on
-// text that takes no click (the words named a person, the control beside them says "Message")
-// goes to the model; reading that text does not.
+// TestEngine_ClickOnALabelGoesToTheModel: a click whose words are on text that takes no click
+// (they named a person; the control beside them says "Message") goes to the model, however sure
+// the heuristic is, even when it hands the click on to the control after the text itself;
+// reading that text does not.
 func TestEngine_ClickOnALabelGoesToTheModel(t *testing.T) {
 	person := func(id, item int, name string) []Element {
 		kind := "div.card@1"
@@ -280,8 +281,8 @@ func TestEngine_ClickOnALabelGoesToTheModel(t *testing.T) {
 	}
 	s := &Snapshot{URL: "https://jobs.example/applicants", Title: "Applicants", Elements: append(person(0, 1, "Ben Okoro"), person(2, 2, "Ada Obi")...)}
 	q := Query{Description: "message Ben Okoro", Intent: IntentClick}
-	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#n1" || h.Confidence < defaultLLMBelow {
-		t.Fatalf("the heuristic alone: %+v, %v; want the text #n1, sure enough not to ask (>= %v)", h, err, defaultLLMBelow)
+	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#m1" || !h.byLabel || h.Confidence < defaultLLMBelow {
+		t.Fatalf("the heuristic alone: %+v, %v; want the button #m1 after the text, sure enough not to ask (>= %v)", h, err, defaultLLMBelow)
 	}
 	srv := llmtest.New(t, answer(`{"id": 1}`))
 	g := &Engine{LLM: fastClient(srv)}
@@ -367,6 +368,21 @@ func TestGateConfidence(t *testing.T) {
 		base := 1 - unexplainedWeight*unexplained(s, &p, 0) // what the gate takes off for words nothing carries
 		if halved := got < base*0.75; halved != c.halved {
 			t.Errorf("%q (%v) on %s %q: gate confidence %.2f, halved %v, want %v", c.desc, c.intent, c.el.Role, c.el.Name, got, halved, c.halved)
+		}
+	}
+	// The Message button the heuristic took the text "Ben Okoro" to name is a guess the model
+	// confirms; the button found by its own words is not.
+	for _, el := range []Element{button, field} {
+		s := &Snapshot{Elements: []Element{el}}
+		p := Parse("message Ben Okoro")
+		q := Query{Description: "message Ben Okoro", Intent: IntentClick}
+		if el.Editable {
+			p, q = Parse("add a note"), Query{Description: "add a note", Intent: IntentType}
+		}
+		own := gateConfidence(s, q, &p, Resolution{Element: el, Confidence: 1})
+		handed := gateConfidence(s, q, &p, Resolution{Element: el, Confidence: 1, byLabel: true})
+		if handed > own*0.75 {
+			t.Errorf("%q on the %s a label named: gate confidence %.2f, on its own words %.2f: want it halved", q.Description, el.Role, handed, own)
 		}
 	}
 }

@@ -218,6 +218,9 @@ type scored struct {
 	// collection marks a heading that names a collection of what is asked for ("Hotels" for
 	// "the hotel confirmation number"): the text after it is not a value it labels.
 	collection bool
+	// byLabel marks a control that has the score of the plain text that names it
+	// (handLabelToControl).
+	byLabel bool
 }
 
 // candidate is c as the API shows it.
@@ -933,39 +936,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// Intent fit.
 	eligible := true
 	reason := ""
-	switch intent {
-	case IntentClick:
-		if e.Interactive {
-			total += 0.15
-		} else {
-			total -= 0.2
-		}
-		if e.Role == "label" {
-			total -= 0.05 // the control it labels is the better target
-		}
-	case IntentType:
-		switch {
-		case e.Editable:
-			total += 0.3
-		case e.Role == "combobox" || e.Role == "listbox":
-			total += 0.05
-		default:
-			total -= 0.4
-		}
-	case IntentRead:
-		switch {
-		case e.Role == "alert" || e.Role == "status":
-			total += 0.25
-		case !e.Interactive:
-			total += 0.1
-		default:
-			total -= 0.05
-		}
-	default:
-		if e.Interactive {
-			total += 0.05
-		}
-	}
+	total += intentFit(e, intent)
 	if intent == IntentClick || intent == IntentType {
 		if !e.Visible {
 			eligible, reason = false, "hidden"
@@ -1003,6 +974,43 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		Element: e, Score: round3(total), Why: strings.Join(why, "; "),
 		text: textScore, eligible: eligible, reason: reason, needAnchor: needAnchor, collection: collection,
 	}, true
+}
+
+// intentFit is what an element gains or loses for what is to be done with it: a click wants a
+// control (a label's control is the better target), typing a field, reading a plain text or an
+// alert.
+func intentFit(e *Element, intent Intent) float64 {
+	switch intent {
+	case IntentClick:
+		f := -0.2
+		if e.Interactive {
+			f = 0.15
+		}
+		if e.Role == "label" {
+			f -= 0.05
+		}
+		return f
+	case IntentType:
+		switch {
+		case e.Editable:
+			return 0.3
+		case e.Role == "combobox" || e.Role == "listbox":
+			return 0.05
+		}
+		return -0.4
+	case IntentRead:
+		switch {
+		case e.Role == "alert" || e.Role == "status":
+			return 0.25
+		case !e.Interactive:
+			return 0.1
+		}
+		return -0.05
+	}
+	if e.Interactive {
+		return 0.05
+	}
+	return 0
 }
 
 // columnSays reports whether a cell's column header has one of words.

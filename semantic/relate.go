@@ -5,8 +5,10 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Relations between elements that a description leans on but no single element carries:
@@ -48,6 +50,9 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	}
 	if intent != IntentRead {
 		handToControl(s, ps, all)
+	}
+	if intent == IntentClick || intent == IntentType {
+		all = handLabelToControl(s, ps, qt, intent, all)
 	}
 	if intent != IntentClick && intent != IntentType && (p.Kind == "count" || p.Kind == "figure") {
 		all = handToFigure(s, ps, qt.words, all)
@@ -1157,4 +1162,81 @@ func figureLike(s string) bool {
 		}
 	}
 	return digits > 0 && letters <= 2*digits
+}
+
+// labelHands is what a plain text loses when it hands a click or a keystroke to the control it
+// names.
+const labelHands = 0.1
+
+// controlReach is how far after a label, in document order, its control is looked for.
+const controlReach = 8
+
+// handLabelToControl gives a click or a keystroke that the description's words put on a plain
+// text to the control that text names: "change the vehicle" matches the label "Vehicle" and
+// means the button after it, "message Ben Okoro" his name on a card and the card's Message
+// button. Clicking a label does nothing in particular; the control after it in its row or card
+// is what the words point at (controlOf).
+func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent, all []scored) []scored {
+	best := math.Inf(-1)
+	for i := range all {
+		if all[i].eligible && !all[i].needAnchor {
+			best = math.Max(best, all[i].Score)
+		}
+	}
+	at := indexByID(all)
+	for i, n := 0, len(all); i < n; i++ {
+		c := all[i]
+		e := c.Element
+		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive || e.Editable || ps[e.ID].descendants > 0 {
+			continue
+		}
+		k := controlOf(s, ps, e.ID, intent, qt.all)
+		if k < 0 {
+			continue
+		}
+		// The control has the label's words and its own fit for what is to be done.
+		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
+		why := "the control " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " names; " + c.Why
+		if j, ok := at[k]; ok {
+			if all[j].Score < score {
+				all[j].Score, all[j].Why, all[j].byLabel = score, why, true
+			}
+		} else {
+			at[k] = len(all)
+			all = append(all, scored{Element: &s.Elements[k], Score: score, Why: why, eligible: true, byLabel: true})
+		}
+		all[i].Score = round3(c.Score - labelHands)
+		all[i].Why += "; names the control after it"
+	}
+	return all
+}
+
+// controlOf returns the control a short plain text names for intent, or -1: the first visible
+// control fit for it among the next few elements inside the text's parent (the row or card
+// they share), or of those the first that says one of words ("Ben Okoro" then his card's
+// Message and Archive buttons, for "message Ben Okoro").
+func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string) int {
+	e := &s.Elements[l]
+	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	if lt == "" || utf8.RuneCountInString(lt) > 40 || !hasLetter(lt) {
+		return -1
+	}
+	end := len(s.Elements)
+	if e.Parent >= 0 {
+		end = e.Parent + 1 + ps[e.Parent].descendants
+	}
+	first := -1
+	for k := l + 1; k < min(end, l+controlReach); k++ {
+		c := &s.Elements[k]
+		if !c.Visible || c.Covered || !fitFor(c, intent) || c.Role == "label" {
+			continue
+		}
+		if ownsAny(&ps[k], words) {
+			return k
+		}
+		if first < 0 {
+			first = k
+		}
+	}
+	return first
 }

@@ -172,7 +172,7 @@ func roleOnly(p *Parsed) bool {
 }
 
 func resolution(c scored, conf float64, why string) Resolution {
-	return Resolution{Element: *c.Element, Confidence: math.Round(conf*100) / 100, By: "heuristic", Why: why}
+	return Resolution{Element: *c.Element, Confidence: math.Round(conf*100) / 100, By: "heuristic", Why: why, byLabel: c.byLabel}
 }
 
 // base maps a score onto 0..1: an exact name plus the right role and intent is about 1.45;

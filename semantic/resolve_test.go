@@ -400,6 +400,22 @@ func TestResolve_CollectionsAreNotOne(t *testing.T) {
 	})
 }
 
+// TestResolve_LabelsHandToTheirControls: a click or a keystroke whose words are on a plain
+// text goes to the control that text names in its row or card (session 13: the vehicle, the
+// property manager and the bed and breakfast rate failed before, finding the text; the others
+// guard the cases the ranker already had).
+func TestResolve_LabelsHandToTheirControls(t *testing.T) {
+	runResolveCases(t, "labelcontrols.html", []resolveCase{
+		{"change the vehicle", IntentClick, "", "veh"},
+		{"enter the promo code", IntentType, "", "promo"},
+		{"call the adjuster", IntentClick, "", "call-adj"},
+		// Of a card's controls, the one that says a word of the description.
+		{"message Ben Okoro", IntentClick, "", "ben-msg"},
+		{"contact the property manager", IntentClick, "", "pm-msg"},
+		{"choose the bed and breakfast rate", IntentClick, "", "sel-bb"},
+	})
+}
+
 // TestResolve_WordsPagesUseInstead: a field named by the role word alone, and the words forms
 // and apps use for what people call otherwise (session 7: each case failed before).
 func TestResolve_WordsPagesUseInstead(t *testing.T) {

@@ -181,6 +181,9 @@ type Resolution struct {
 	// Note says why a configured model did not decide (it failed, timed out or found nothing),
 	// when the resolution fell back to the heuristic.
 	Note string
+	// byLabel marks a heuristic answer handed on from the plain text the words named to the
+	// control after it (handLabelToControl): an inference the model is asked to confirm.
+	byLabel bool
 }
 
 // Tokens counts a model's tokens.
