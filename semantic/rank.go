@@ -879,21 +879,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the flight confirmation code" is not the "Flights" section heading, and "open the water
-	// damage claim" is not the "Claims" link: a name that says a description word only in the
-	// plural names the collection, not the one. A heading is judged so unless a heading or a
-	// name is asked for; anything else when the description says more words and the element
-	// carries none of them ("Lease ends" is no collection of ends for "when does my lease end").
+	// damage claim" is not the "Claims" link.
 	collection := false
-	heading := e.Role == "heading"
-	if heading && len(p.NameOf) == 0 && (len(p.Roles) == 0 || p.Roles[0] != "heading") || !heading && textScore > 0 && len(qt.words) >= 2 {
-		for _, pl := range qt.plurals {
-			if pl.named(pe.norm[0]) && (heading || !ownsOtherThan(pe, qt.words, stem(pl.one))) {
-				total -= collectionPenalty
-				collection = heading
-				why = append(why, "names "+pl.s+", not one "+pl.one)
-				break
-			}
-		}
+	if pl, ok := namedCollection(pe, p, qt, textScore); ok {
+		total -= collectionPenalty
+		collection = e.Role == "heading"
+		why = append(why, "names "+pl.s+", not one "+pl.one)
 	}
 	if len(p.NameOf) > 0 && intent != IntentType && intent != IntentClick {
 		if s, why1 := nameOfScore(pe, qt, intent); s != 0 {
@@ -1704,6 +1695,26 @@ func ownsLike(pe *prepared, w string) bool {
 		}
 	}
 	return false
+}
+
+// namedCollection returns the description word that pe's name says only in the plural, when
+// that makes pe the collection rather than the one asked for: a heading unless a heading or a
+// name is asked for; anything else when the description says more words and pe carries none of
+// them ("Lease ends" is no collection of ends for "when does my lease end").
+func namedCollection(pe *prepared, p *Parsed, qt *queryText, textScore float64) (plural, bool) {
+	heading := pe.el.Role == "heading"
+	switch {
+	case heading && (len(p.NameOf) > 0 || len(p.Roles) > 0 && p.Roles[0] == "heading"):
+		return plural{}, false
+	case !heading && (textScore == 0 || len(qt.words) < 2):
+		return plural{}, false
+	}
+	for _, pl := range qt.plurals {
+		if pl.named(pe.norm[0]) && (heading || !ownsOtherThan(pe, qt.words, stem(pl.one))) {
+			return pl, true
+		}
+	}
+	return plural{}, false
 }
 
 // ownsOtherThan reports whether pe owns one of words other than w.

@@ -1196,7 +1196,7 @@ func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent
 		}
 		// The control has the label's words and its own fit for what is to be done.
 		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
-		why := "the control " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " names; " + c.Why
+		why := "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " before it names; " + c.Why
 		if j, ok := at[k]; ok {
 			if all[j].Score < score {
 				all[j].Score, all[j].Why, all[j].byLabel = score, why, true
