@@ -10,32 +10,56 @@ import (
 // header's: "the commit of the renovate pipeline" is the text under Commit in renovate's row.
 // A grid's header is a line of at least three short texts, none a control, just above its
 // first row or as its first row; an element takes the header it overlaps across (over what its
-// context's first part said: a grid's column says more than the section it is in).
+// context's first part said: a grid's column says more than the section it is in). Rows are
+// items of a list with more than one text; the header is looked for above the first row of
+// each run of them and holds until an item of the list of another kind with a single text on
+// a line of its own, a title (a card's "Payment history" between its tables is an item of that
+// list too): the rows after it are another table, with a header of their own or none. A row's
+// label beside its cells ("Evening" in a rota) is no title.
 func gridColumns(s *Snapshot, ps []prepared) {
-	var heads map[string][]int
+	type header struct {
+		kind string // the rows'
+		hs   []int
+	}
+	var headsOf map[string]header
+	var leaves map[int]int // an item's texts
 	for i := range s.Elements {
 		e := &s.Elements[i]
 		if e.Item == 0 || e.Role == "cell" || e.Role == "gridcell" || ps[i].descendants > 0 || e.Box.W <= 0 {
 			continue
 		}
-		list := itemList(e.ItemKind)
-		if heads == nil {
-			heads = map[string][]int{}
-		}
-		hs, ok := heads[list]
-		if !ok {
-			hs = headerLine(s, ps, i, list)
-			if hs == nil {
-				hs = headerRow(s, ps, i)
+		if leaves == nil {
+			headsOf, leaves = map[string]header{}, map[int]int{}
+			for j := i; j < len(s.Elements); j++ {
+				if s.Elements[j].Item != 0 && ps[j].descendants == 0 {
+					leaves[s.Elements[j].Item]++
+				}
 			}
-			heads[list] = hs
 		}
-		if len(hs) > 0 && e.Item == s.Elements[hs[0]].Item {
+		list := itemList(e.ItemKind)
+		h, ok := headsOf[list]
+		if leaves[e.Item] == 1 && (!ok || h.kind != e.ItemKind) {
+			// A title, on a line of its own, ends the table; a row's label, beside the
+			// row's first cell, does not.
+			if i+1 >= len(s.Elements) || !sideBySide(e.Box, s.Elements[i+1].Box) {
+				delete(headsOf, list)
+			}
+			continue
+		}
+		if !ok {
+			h = header{e.ItemKind, headerLine(s, ps, i, e.ItemKind)}
+			if h.hs == nil {
+				h.hs = headerRow(s, ps, i)
+			}
+			headsOf[list] = h
+		}
+		if len(h.hs) > 0 && e.Item == s.Elements[h.hs[0]].Item {
 			continue // the header row itself
 		}
-		for _, h := range hs {
-			if overlapsAcross(s.Elements[h].Box, e.Box) {
-				ps[i].col, ps[i].gridHead = ps[h].toks[0], h+1
+		for _, c := range h.hs {
+			if overlapsAcross(s.Elements[c].Box, e.Box) {
+				ps[i].col, ps[i].gridHead = ps[c].toks[0], c+1
+				ps[c].gridHeader = true
 				break
 			}
 		}
@@ -43,12 +67,12 @@ func gridColumns(s *Snapshot, ps []prepared) {
 }
 
 // headerLine returns the header texts of the grid whose first row element first is in, or nil:
-// the leaf texts on the line of the nearest leaf above first that is not in a row of list.
-func headerLine(s *Snapshot, ps []prepared, first int, list string) []int {
+// the leaf texts on the line of the nearest leaf above first that is not in a row of its kind.
+func headerLine(s *Snapshot, ps []prepared, first int, kind string) []int {
 	top := s.Elements[first].Box.Y
 	for a, n := first-1, 0; a >= 0 && n < 400; a, n = a-1, n+1 {
 		e := &s.Elements[a]
-		if e.Item != 0 && itemList(e.ItemKind) == list || ps[a].descendants > 0 || !e.Visible || e.Box.W <= 0 {
+		if e.Item != 0 && e.ItemKind == kind || ps[a].descendants > 0 || !e.Visible || e.Box.W <= 0 {
 			continue // an earlier row, a wrapper, nothing to see
 		}
 		if e.Box.Y+e.Box.H > top+1 {
@@ -60,7 +84,7 @@ func headerLine(s *Snapshot, ps []prepared, first int, list string) []int {
 		var line []int
 		for b := max(0, a-30); b < min(len(s.Elements), a+30); b++ {
 			h := &s.Elements[b]
-			if ps[b].descendants == 0 && h.Visible && math.Abs(h.Box.Y-e.Box.Y) <= 3 && (h.Item == 0 || itemList(h.ItemKind) != list) {
+			if ps[b].descendants == 0 && h.Visible && math.Abs(h.Box.Y-e.Box.Y) <= 3 && (h.Item == 0 || h.ItemKind != kind) {
 				if !headerText(h) {
 					return nil
 				}
@@ -99,11 +123,19 @@ func headerSized(line []int) []int {
 	return line
 }
 
-// headerText reports whether e reads like a column header: short text with a letter, not a
-// control.
+// headerText reports whether e reads like a column header: short text with a letter, or a
+// sign that heads a column of numbers or amounts ("#", "№", "%"), not a control.
 func headerText(e *Element) bool {
 	t := strings.TrimSpace(firstOf(e.Text, e.Name))
-	return !e.Interactive && t != "" && len([]rune(t)) <= 30 && hasLetter(t)
+	if e.Interactive || t == "" || len([]rune(t)) > 30 {
+		return false
+	}
+	return hasLetter(t) || len([]rune(t)) <= 2 && strings.Trim(t, "#№%$€£") == ""
+}
+
+// sideBySide reports whether boxes a and b share at least half the lower one's height.
+func sideBySide(a, b Box) bool {
+	return min(a.Y+a.H, b.Y+b.H)-max(a.Y, b.Y) >= 0.5*min(a.H, b.H)
 }
 
 // overlapsAcross reports whether boxes a and b share at least half the narrower one's width.

@@ -311,7 +311,7 @@ func carriedPrep(s *Snapshot) []prepared {
 	for i := range ps {
 		ps[i].el = &s.Elements[i]
 		if regrid {
-			ps[i].col, ps[i].gridHead = ps[i].ctxCol, 0
+			ps[i].col, ps[i].gridHead, ps[i].gridHeader = ps[i].ctxCol, 0, false
 		}
 	}
 	if len(own) > 0 {

@@ -106,8 +106,10 @@ type prepared struct {
 	// gridColumns may set it to a grid header's words instead; ctxCol keeps the context's.
 	col, ctxCol []string
 	// gridHead is 1 + the header above the element's column in a grid of divs (see
-	// gridColumns), whose words col then has; 0 for none.
-	gridHead int
+	// gridColumns), whose words col then has; 0 for none. gridHeader is true for such a
+	// header: it says what a column is, as a columnheader does.
+	gridHead   int
+	gridHeader bool
 	// lead is the text that labels the element inside its parent's text ("Boarding closes"
 	// before <span>07:15</span>), normalized, its stemmed tokens and those joined (see leadOf).
 	lead       string
@@ -846,7 +848,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the duration of In a Sentimental Mood": a column's header is not a value in it.
-	if (e.Role == "columnheader" || pe.parentRole == "columnheader" || e.Role == "row" && pe.headers > 0) && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
+	if (e.Role == "columnheader" || pe.parentRole == "columnheader" || pe.gridHeader || e.Role == "row" && pe.headers > 0) && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
 		total -= 0.2
 		why = append(why, "a column header, not a value")
 	}

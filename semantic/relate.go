@@ -181,8 +181,8 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 	n := len(all)
 	for i := 0; i < n; i++ {
 		c := all[i]
-		if c.collection {
-			continue
+		if c.collection || ps[c.Element.ID].gridHeader {
+			continue // a grid's column header labels its column, not the header beside it
 		}
 		vs := valuesOf(s, ps, c.Element.ID)
 		if len(vs) == 0 && p.Question {

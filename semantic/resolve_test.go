@@ -516,3 +516,44 @@ func TestResolve_EditorPlaceholders(t *testing.T) {
 		{"type in the message #launch box", IntentType, "", "chat"},
 	})
 }
+
+// TestResolve_DivGridHeaders: grids of divs whose header the ranker did not find (session 14):
+// a header row whose first column is "#", a card whose title between two tables is an item of
+// their list, and a flat CSS grid whose cells, day headers and row labels are all items.
+func TestResolve_DivGridHeaders(t *testing.T) {
+	runResolveCases(t, "divgrids.html", []resolveCase{
+		{"parcels for shipment 318", IntentRead, "", "pc-318"},
+		{"on time for shipment 318", IntentRead, "", "ot-318"},
+		// The column's header says what the value is; it is not the value.
+		{"status of the label printer ticket", IntentRead, "", "st-print"},
+		{"status of the forklift ticket", IntentRead, "", "st-fork"},
+	})
+	_, s := snapFixture(t, "divgrids.html")
+	ps := prepare(s)
+	header := func(id string) string {
+		for i := range s.Elements {
+			if s.Elements[i].IDAttr == id {
+				if h := ps[i].gridHead; h > 0 {
+					if !ps[h-1].gridHeader {
+						t.Errorf("#%s's header is not marked a header", id)
+					}
+					return firstOf(s.Elements[h-1].Text, s.Elements[h-1].Name)
+				}
+				return ""
+			}
+		}
+		t.Fatalf("no #%s", id)
+		return ""
+	}
+	for id, want := range map[string]string{
+		"st-dock": "Status",
+		// The second table's rows, after the "Invoices" title, have no header.
+		"amt-6": "", "amt-5": "",
+		// The rota's days head the cells of every row, the row labels between them no titles.
+		"s4": "Thu", "s8": "Wed", "s10": "Fri",
+	} {
+		if got := header(id); got != want {
+			t.Errorf("#%s's column header is %q, want %q", id, got, want)
+		}
+	}
+}
