@@ -57,6 +57,9 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	if intent != IntentClick && intent != IntentType && (p.Kind == "count" || p.Kind == "figure") {
 		all = handToFigure(s, ps, qt.words, all)
 	}
+	if intent != IntentClick && intent != IntentType {
+		all = handLabelToKind(s, ps, p, all)
+	}
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
 	for _, c := range all {
@@ -185,7 +188,9 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			continue // a grid's column header labels its column, not the header beside it
 		}
 		vs := valuesOf(s, ps, c.Element.ID)
-		if len(vs) == 0 && p.Question {
+		// A key's value, when asked by a question or as the key of something ("the
+		// username of this login": the key says the head word alone).
+		if len(vs) == 0 && (p.Question || len(p.Possessor) > 0 && ps[c.Element.ID].norm[0] == p.Head) {
 			if v := keyValueOf(s, ps, c.Element.ID); v >= 0 {
 				vs = []int{v}
 			}
@@ -356,7 +361,8 @@ func siblingValue(e, v *Element) bool {
 // class="_v">Renee Kowalczyk</div><a>call</a></div>), or -1: a short wordy key, and the text
 // right after it, both the first of a small repeated container (one of a list of such fields) or
 // laid out as a pair (the value just right of the key on its line, or just under it). Only a
-// question asks for what a key labels: "the Blue mug" is the card's title, not its description.
+// question, or the key of something ("the username of this login"), asks for what a key labels:
+// "the Blue mug" is the card's title, not its description.
 func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 	e := &s.Elements[l]
 	v := l + 1
@@ -1207,6 +1213,65 @@ func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent
 		}
 		all[i].Score = round3(c.Score - labelHands)
 		all[i].Why += "; names the control after it"
+	}
+	return all
+}
+
+// handLabelToKind gives a reading that asks for a kind of value (a price, a date) and whose
+// words are on a plain text without one to the one value of that kind in the text's item: "the
+// non-refundable price for the Deluxe King" matches the "Non-refundable" line of a rate and
+// means the rate's price beside it.
+func handLabelToKind(s *Snapshot, ps []prepared, p *Parsed, all []scored) []scored {
+	ks, price := kindShapes[p.Kind], p.Kind == "price"
+	if ks == 0 && !price {
+		return all
+	}
+	fits := func(k int) bool { return price && ps[k].price || ps[k].shape&ks != 0 }
+	best := math.Inf(-1)
+	for i := range all {
+		if all[i].eligible && !all[i].needAnchor {
+			best = math.Max(best, all[i].Score)
+		}
+	}
+	at := indexByID(all)
+	for i, n := 0, len(all); i < n; i++ {
+		c := all[i]
+		e := c.Element
+		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive || e.Editable || e.Item == 0 || ps[e.ID].descendants > 0 || fits(e.ID) {
+			continue
+		}
+		lo, hi := e.ID, e.ID
+		for lo > 0 && s.Elements[lo-1].Item == e.Item {
+			lo--
+		}
+		for hi+1 < len(s.Elements) && s.Elements[hi+1].Item == e.Item {
+			hi++
+		}
+		v := -1
+		for k := lo; k <= hi && v != -2; k++ {
+			if k != e.ID && ps[k].descendants == 0 && s.Elements[k].Visible && fits(k) {
+				if v >= 0 {
+					v = -2 // two values: the text does not say which
+				} else {
+					v = k
+				}
+			}
+		}
+		if v < 0 {
+			continue
+		}
+		score := round3(c.Score + 0.01)
+		why := "the " + p.Kind + " beside " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + "; " + c.Why
+		if j, ok := at[v]; ok {
+			if all[j].Score < score {
+				all[j].Score, all[j].Why, all[j].needAnchor = score, why, false
+			}
+		} else {
+			at[v] = len(all)
+			all = append(all, scored{Element: &s.Elements[v], Score: score, Why: why, eligible: true})
+		}
+		all[i].Score = round3(c.Score - labelHands)
+		all[i].Why += "; says what the " + p.Kind + " beside it is"
 	}
 	return all
 }

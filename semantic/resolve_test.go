@@ -557,3 +557,18 @@ func TestResolve_DivGridHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_ValuesBesideTheirWords: a reading whose words are on a key or a line that says
+// what a value is reads the value (session 14: the username and the SUV's price failed before,
+// finding the key or the line).
+func TestResolve_ValuesBesideTheirWords(t *testing.T) {
+	runResolveCases(t, "values.html", []resolveCase{
+		// The key of something: the key says the head word alone.
+		{"the username of this login", IntentRead, "", "user"},
+		// A price asked for by the words of the line beside it, in its option.
+		{"the non-refundable price for the SUV", IntentRead, "", "suv-full"},
+		{"the non-refundable price of the compact", IntentRead, "", "cp-full"},
+		// A card's title is the thing named, not a key of the text after it.
+		{"the Blue mug", IntentRead, "", "mug-title"},
+	})
+}
