@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -177,7 +178,29 @@ func TestResolve_Shadow(t *testing.T) {
 		{"the comment field", IntentType, "", "comment"},
 		{"the experience question", IntentRead, "", "rate-q"},
 		{"Framed button", IntentClick, "", "in-frame"},
+		// The words of a design system's button are slotted in from the light DOM (session
+		// 14: the host's text won, and a click on it may miss its button).
+		{"Save draft", IntentClick, "", "ds-save-inner"},
+		{"the untitled action button", IntentClick, "", "ds-empty-inner"},
 	})
+}
+
+// TestSnap_SlottedTextRenames: a change to a shadow host's children renames the button in its
+// shadow tree that shows them, in the next snapshot of the same page (the cached text of the
+// shadow tree is dropped).
+func TestSnap_SlottedTextRenames(t *testing.T) {
+	p, _ := snapFixture(t, "shadow.html")
+	if _, err := p.Eval(`() => { document.getElementById('ds-save').firstChild.data = 'Publish now' }`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Snap(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Resolve(s, Query{Description: "Publish now", Intent: IntentClick})
+	if err != nil || res.Element.IDAttr != "ds-save-inner" {
+		t.Fatalf("Publish now -> %s, %v; want the button in #ds-save's shadow tree", describe(&res.Element), err)
+	}
 }
 
 // errCase is a description that must fail with a code, and words the message must contain.

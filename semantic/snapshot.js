@@ -112,28 +112,37 @@ function (KEY) {
   // text returns the rendered-ish text of el's subtree (alt of images and aria-label of icons when
   // forName), spaces at block boundaries, stopping early once max characters are collected. With
   // watch, tSpecial tells whether the forName text could differ (an image or aria-label was seen).
+  // The text is the flat tree's, as rendered: a shadow host's is its shadow root's, whose slots
+  // show the host's children assigned to them (<aur-button><button><slot> shows "Update card"
+  // from the light DOM), or their own fallback content when none is.
   let tOut = '', tMax = 0, tName = false, tWatch = false, tSpecial = false;
   function tWalk(n) {
-    for (let c = n.firstChild; c && tOut.length < tMax; c = c.nextSibling) {
-      const nt = c.nodeType;
-      if (nt === 3) { tOut += c.data; continue; }
-      if (nt !== 1) continue;
-      const tag = c.tagName;
-      if (SKIP.has(tag)) continue;
-      if (c.hidden || c.getAttribute('aria-hidden') === 'true') continue;
-      if (tName) {
-        const al = c.getAttribute('aria-label');
-        if (al) { tOut += ' ' + al + ' '; continue; }
-        if (tag === 'IMG') { tOut += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
-      } else if (tWatch && (tag === 'IMG' || c.getAttribute('aria-label'))) tSpecial = true;
-      if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') continue;
-      const block = !INLINE.has(tag);
-      if (block) tOut += ' ';
-      const sr = c.shadowRoot;
-      if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); }
-      tWalk(c);
-      if (block) tOut += ' ';
+    for (let c = n.firstChild; c && tOut.length < tMax; c = c.nextSibling) tNode(c);
+  }
+  function tNode(c) {
+    const nt = c.nodeType;
+    if (nt === 3) { tOut += c.data; return; }
+    if (nt !== 1) return;
+    const tag = c.tagName;
+    if (SKIP.has(tag)) return;
+    if (tag === 'SLOT') {
+      const as = c.assignedNodes({flatten: true});
+      if (!as.length) { tWalk(c); return; }
+      for (let i = 0; i < as.length && tOut.length < tMax; i++) tNode(as[i]);
+      return;
     }
+    if (c.hidden || c.getAttribute('aria-hidden') === 'true') return;
+    if (tName) {
+      const al = c.getAttribute('aria-label');
+      if (al) { tOut += ' ' + al + ' '; return; }
+      if (tag === 'IMG') { tOut += ' ' + (c.getAttribute('alt') || '') + ' '; return; }
+    } else if (tWatch && (tag === 'IMG' || c.getAttribute('aria-label'))) tSpecial = true;
+    if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+    const block = !INLINE.has(tag);
+    if (block) tOut += ' ';
+    const sr = c.shadowRoot;
+    if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); } else tWalk(c);
+    if (block) tOut += ' ';
   }
   function text(el, max, forName) {
     tOut = ''; tMax = max; tName = forName; tWatch = false;
@@ -461,8 +470,14 @@ function (KEY) {
   }
   const up = n => n.parentNode || (n.nodeType === 11 ? n.host : null);
   // dropUp drops the data of n and its ancestors (their text includes n's), across shadow roots.
+  // A host's shadow tree shows the host's children through slots: a change among them (not one
+  // inside the shadow tree itself) may rename what is in the shadow tree too.
   function dropUp(n, seen) {
-    for (; n && !seen.has(n); n = up(n)) { seen.add(n); cache.delete(n); }
+    for (let from = null; n && !seen.has(n); from = n, n = up(n)) {
+      seen.add(n); cache.delete(n);
+      const sr = n.nodeType === 1 && n.shadowRoot;
+      if (sr && from !== sr) for (let c = sr.firstElementChild; c; c = c.nextElementSibling) dropTree(c);
+    }
   }
   // dropTree drops the data of an added subtree: it may have changed while detached, unobserved.
   function dropTree(el) {
