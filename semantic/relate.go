@@ -1183,6 +1183,57 @@ const controlReach = 8
 // button. Clicking a label does nothing in particular; the control after it in its row or card
 // is what the words point at (controlOf).
 func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent, all []scored) []scored {
+	return handOnFromText(s, ps, all, true, "; names the control after it", func(c scored) (int, float64, string) {
+		e := c.Element
+		k := controlOf(s, ps, e.ID, intent, qt.all)
+		if k < 0 {
+			return -1, 0, ""
+		}
+		// The control has the label's words and its own fit for what is to be done.
+		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
+		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " before it names; " + c.Why
+	})
+}
+
+// handLabelToKind gives a reading that asks for a kind of value (a price, a date) and whose
+// words are on a plain text without one to the one value of that kind in the text's item: "the
+// non-refundable price for the Deluxe King" matches the "Non-refundable" line of a rate and
+// means the rate's price beside it.
+func handLabelToKind(s *Snapshot, ps []prepared, p *Parsed, all []scored) []scored {
+	ks, price := kindShapes[p.Kind], p.Kind == "price"
+	if ks == 0 && !price {
+		return all
+	}
+	fits := func(k int) bool { return price && ps[k].price || ps[k].shape&ks != 0 }
+	return handOnFromText(s, ps, all, false, "; says what the "+p.Kind+" beside it is", func(c scored) (int, float64, string) {
+		e := c.Element
+		if e.Item == 0 || fits(e.ID) {
+			return -1, 0, ""
+		}
+		lo, hi := e.ID, e.ID
+		for lo > 0 && s.Elements[lo-1].Item == e.Item {
+			lo--
+		}
+		for hi+1 < len(s.Elements) && s.Elements[hi+1].Item == e.Item {
+			hi++
+		}
+		v := -1
+		for k := lo; k <= hi; k++ {
+			if k != e.ID && ps[k].descendants == 0 && s.Elements[k].Visible && fits(k) {
+				if v >= 0 {
+					return -1, 0, "" // two values: the text does not say which
+				}
+				v = k
+			}
+		}
+		return v, round3(c.Score + 0.01), "the " + p.Kind + " beside " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + "; " + c.Why
+	})
+}
+
+// handOnFromText hands what the best candidates that are plain texts (leaves, no control) say
+// on to the element to names for each (-1 for none), with the score and the why it gives; the
+// text loses labelHands and its why says it handed on (says). byLabel marks what it handed to.
+func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says string, to func(c scored) (int, float64, string)) []scored {
 	best := math.Inf(-1)
 	for i := range all {
 		if all[i].eligible && !all[i].needAnchor {
@@ -1196,82 +1247,20 @@ func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent
 		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive || e.Editable || ps[e.ID].descendants > 0 {
 			continue
 		}
-		k := controlOf(s, ps, e.ID, intent, qt.all)
+		k, score, why := to(c)
 		if k < 0 {
 			continue
 		}
-		// The control has the label's words and its own fit for what is to be done.
-		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
-		why := "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " before it names; " + c.Why
 		if j, ok := at[k]; ok {
 			if all[j].Score < score {
-				all[j].Score, all[j].Why, all[j].byLabel = score, why, true
+				all[j].Score, all[j].Why, all[j].byLabel, all[j].needAnchor = score, why, byLabel, false
 			}
 		} else {
 			at[k] = len(all)
-			all = append(all, scored{Element: &s.Elements[k], Score: score, Why: why, eligible: true, byLabel: true})
+			all = append(all, scored{Element: &s.Elements[k], Score: score, Why: why, eligible: true, byLabel: byLabel})
 		}
 		all[i].Score = round3(c.Score - labelHands)
-		all[i].Why += "; names the control after it"
-	}
-	return all
-}
-
-// handLabelToKind gives a reading that asks for a kind of value (a price, a date) and whose
-// words are on a plain text without one to the one value of that kind in the text's item: "the
-// non-refundable price for the Deluxe King" matches the "Non-refundable" line of a rate and
-// means the rate's price beside it.
-func handLabelToKind(s *Snapshot, ps []prepared, p *Parsed, all []scored) []scored {
-	ks, price := kindShapes[p.Kind], p.Kind == "price"
-	if ks == 0 && !price {
-		return all
-	}
-	fits := func(k int) bool { return price && ps[k].price || ps[k].shape&ks != 0 }
-	best := math.Inf(-1)
-	for i := range all {
-		if all[i].eligible && !all[i].needAnchor {
-			best = math.Max(best, all[i].Score)
-		}
-	}
-	at := indexByID(all)
-	for i, n := 0, len(all); i < n; i++ {
-		c := all[i]
-		e := c.Element
-		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive || e.Editable || e.Item == 0 || ps[e.ID].descendants > 0 || fits(e.ID) {
-			continue
-		}
-		lo, hi := e.ID, e.ID
-		for lo > 0 && s.Elements[lo-1].Item == e.Item {
-			lo--
-		}
-		for hi+1 < len(s.Elements) && s.Elements[hi+1].Item == e.Item {
-			hi++
-		}
-		v := -1
-		for k := lo; k <= hi && v != -2; k++ {
-			if k != e.ID && ps[k].descendants == 0 && s.Elements[k].Visible && fits(k) {
-				if v >= 0 {
-					v = -2 // two values: the text does not say which
-				} else {
-					v = k
-				}
-			}
-		}
-		if v < 0 {
-			continue
-		}
-		score := round3(c.Score + 0.01)
-		why := "the " + p.Kind + " beside " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + "; " + c.Why
-		if j, ok := at[v]; ok {
-			if all[j].Score < score {
-				all[j].Score, all[j].Why, all[j].needAnchor = score, why, false
-			}
-		} else {
-			at[v] = len(all)
-			all = append(all, scored{Element: &s.Elements[v], Score: score, Why: why, eligible: true})
-		}
-		all[i].Score = round3(c.Score - labelHands)
-		all[i].Why += "; says what the " + p.Kind + " beside it is"
+		all[i].Why += says
 	}
 	return all
 }
