@@ -53,11 +53,10 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	}
 	if intent == IntentClick || intent == IntentType {
 		all = handLabelToControl(s, ps, qt, intent, all)
-	}
-	if intent != IntentClick && intent != IntentType && (p.Kind == "count" || p.Kind == "figure") {
-		all = handToFigure(s, ps, qt.words, all)
-	}
-	if intent != IntentClick && intent != IntentType {
+	} else {
+		if p.Kind == "count" || p.Kind == "figure" {
+			all = handToFigure(s, ps, qt.words, all)
+		}
 		all = handLabelToKind(s, ps, p, all)
 	}
 	// Role-only candidates without an anchor are not candidates.
@@ -1170,8 +1169,8 @@ func figureLike(s string) bool {
 	return digits > 0 && letters <= 2*digits
 }
 
-// labelHands is what a plain text loses when it hands a click or a keystroke to the control it
-// names.
+// labelHands is what a plain text loses when it hands a click or a keystroke on to the control
+// it names, or a reading on to the value beside it (handOnFromText).
 const labelHands = 0.1
 
 // controlReach is how far after a label, in document order, its control is looked for.

@@ -554,19 +554,18 @@ func TestResolve_DivGridHeaders(t *testing.T) {
 	_, s := snapFixture(t, "divgrids.html")
 	ps := prepare(s)
 	header := func(id string) string {
-		for i := range s.Elements {
-			if s.Elements[i].IDAttr == id {
-				if h := ps[i].gridHead; h > 0 {
-					if !ps[h-1].gridHeader {
-						t.Errorf("#%s's header is not marked a header", id)
-					}
-					return firstOf(s.Elements[h-1].Text, s.Elements[h-1].Name)
-				}
-				return ""
-			}
+		e := byID(s, id)
+		if e == nil {
+			t.Fatalf("no #%s", id)
 		}
-		t.Fatalf("no #%s", id)
-		return ""
+		h := ps[e.ID].gridHead - 1
+		if h < 0 {
+			return ""
+		}
+		if !ps[h].gridHeader {
+			t.Errorf("#%s's header is not marked a header", id)
+		}
+		return firstOf(s.Elements[h].Text, s.Elements[h].Name)
 	}
 	for id, want := range map[string]string{
 		"st-dock": "Status",
