@@ -615,6 +615,9 @@ var (
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
 	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
+	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
+	// have", "how many vacation days do we have left".
+	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -677,7 +680,7 @@ func question(s string, p *Parsed) (string, bool) {
 		}
 	}
 	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
-	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(rest, ""))
+	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(haveRe.ReplaceAllString(rest, ""), ""))
 	if rest == "" {
 		return "", false // "how long does it take": nothing says what
 	}
@@ -927,8 +930,8 @@ func ofObject(main []string) []string {
 	for i, w := range main {
 		switch {
 		case w == "of" || w == "for":
-			if !before {
-				return nil
+			if !before || w == "of" && i > 0 && (main[i-1] == "number" || main[i-1] == "count") {
+				return nil // "the number of cars found" counts the cars: they own nothing
 			}
 			var out []string
 			for _, x := range main[i+1:] {

@@ -18,6 +18,7 @@ type normTok struct {
 	named bool
 	price bool  // isPrice of the raw value
 	shape shape // valueShape of norm
+	mag   bool  // the raw value has a figure in thousands, millions or billions ("1.42M")
 	mask  fieldMask
 }
 
@@ -27,10 +28,18 @@ func newNormTok(v string, named bool) *normTok {
 	t.toks = t.toks[:len(t.toks):len(t.toks)]
 	t.joined = strings.Join(t.toks, " ")
 	t.mask = fieldMask{allMask(t.norm), starts(t.toks)}
+	t.mag = hasMagnitude(v)
 	if named {
-		t.price, t.shape = isPrice(v), valueShape(t.norm)
+		t.price, t.shape = isPrice(v), t.shapeNow()
 	}
 	return t
+}
+
+func (t *normTok) shapeNow() shape {
+	if t.mag {
+		return valueShape(dropMagnitudes(t.norm))
+	}
+	return valueShape(t.norm)
 }
 
 // isPrice is isPrice(v) for t, the normTok of v.
@@ -41,12 +50,12 @@ func (t *normTok) isPrice(v string) bool {
 	return isPrice(v)
 }
 
-// valueShape is valueShape(t.norm).
+// valueShape is valueShape(t.norm), its magnitudes dropped (see hasMagnitude).
 func (t *normTok) valueShape() shape {
 	if t.named {
 		return t.shape
 	}
-	return valueShape(t.norm)
+	return t.shapeNow()
 }
 
 // normMemo holds normTok by raw value for the whole process: successive snapshots of a page

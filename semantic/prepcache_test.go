@@ -43,7 +43,7 @@ func memoSnapshot(n, salt int) *Snapshot {
 }
 
 // prepareRef is prepareNow as it was before values were remembered across snapshots, but for
-// descendants, parentRole and lead (leadOf), which it takes from got.
+// descendants, figures, parentRole and lead (leadOf), which it takes from got.
 func prepareRef(s *Snapshot, got []prepared) []prepared {
 	ps := make([]prepared, len(s.Elements))
 	for i := range s.Elements {
@@ -59,7 +59,14 @@ func prepareRef(s *Snapshot, got []prepared) []prepared {
 			}
 		}
 		p.shape = valueShape(firstOf(p.norm[textField], p.norm[0]))
-		p.descendants, p.parentRole = got[i].descendants, got[i].parentRole
+		raw := e.Name
+		if p.norm[textField] != "" {
+			raw = e.Text
+		}
+		if hasMagnitude(raw) {
+			p.shape = valueShape(dropMagnitudes(firstOf(p.norm[textField], p.norm[0])))
+		}
+		p.descendants, p.figures, p.parentRole = got[i].descendants, got[i].figures, got[i].parentRole
 		if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {
 			p.col = tokens(normalize(seg))
 			p.ctxCol = p.col

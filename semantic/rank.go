@@ -97,7 +97,10 @@ type prepared struct {
 	price       bool
 	shape       shape // the value shape of its text (valueShape)
 	descendants int
-	parentRole  string
+	// figures is how many of its descendants are leaves with a digit: a row of tabs or filter
+	// chips with their counts holds several, and is no count itself.
+	figures    int
+	parentRole string
 	// headers is, for a row, how many of its cells are column headers less how many are not:
 	// above 0, the row is a grid's header row, which says what columns are, no value.
 	headers int
@@ -192,6 +195,14 @@ func prepareNow(s *Snapshot) []prepared {
 		}
 		for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
 			ps[a].descendants++
+		}
+	}
+	for i := range s.Elements {
+		if ps[i].descendants > 0 || !hasDigit(s.Elements[i].Text) {
+			continue
+		}
+		for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
+			ps[a].figures++
 		}
 	}
 	gridColumns(s, ps)
@@ -825,6 +836,15 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			total -= 0.2
 		case len(t) <= 24 && isPrice(t):
 			total -= 0.1 // "how many adult tickets": a price is not a count
+		case pe.figures > 1:
+			total -= 0.6 // "New 112 Ready to ship 34 Shipped 1,208": the tabs, not a count
+			why = append(why, "holds several figures")
+		case pe.shape&shapeNumber != 0:
+			total += 0.25 // "5", not "Checked out (5)" around it
+			why = append(why, "a number")
+		case pe.shape != 0:
+			total += 0.1 // "Westside Cars · 33 mi" is a distance
+			why = append(why, "a figure of another kind")
 		default:
 			total += 0.2
 			why = append(why, "a number")

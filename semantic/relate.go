@@ -123,7 +123,7 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored) []sc
 	for i := 0; i < n; i++ {
 		b := all[i].Element.ID
 		e := &s.Elements[b]
-		if e.Interactive || e.Editable || !hasDigit(e.Text) || len(e.Text) > 160 {
+		if e.Editable || !hasDigit(e.Text) || len(e.Text) > 160 {
 			continue
 		}
 		fig, named, nNamed := -1, -1, 0
@@ -319,6 +319,9 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		// without headers ("Market cap | 2.28T") the first cell of a pair is.
 		return -1
 	}
+	if f := tileFigure(s, ps, l, end); f >= 0 {
+		return f
+	}
 	// The sibling case: the next element at the same level.
 	if end >= len(s.Elements) {
 		return -1
@@ -348,11 +351,39 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	return -1
 }
 
+// tileFigure returns the figure before label l (whose item ends before end) when the two are
+// alone in a repeated container, as a dashboard's stat tiles put them ("<div class=stat><div>1
+// </div><div>Offline</div></div>"), or -1.
+func tileFigure(s *Snapshot, ps []prepared, l, end int) int {
+	f := l - 1
+	if f < 0 || ps[f].descendants > 0 {
+		return -1
+	}
+	e, fe := &s.Elements[l], &s.Elements[f]
+	it := e.Item
+	if it == 0 || fe.Item != it || fe.Parent != e.Parent || fe.Interactive || fe.Editable ||
+		f > 0 && s.Elements[f-1].Item == it || end < len(s.Elements) && s.Elements[end].Item == it {
+		return -1
+	}
+	if ft := strings.TrimSpace(firstOf(fe.Text, fe.Name)); !figureLike(ft) || len([]rune(ft)) > 20 {
+		return -1
+	}
+	return f
+}
+
 // siblingValue reports whether v, the element after label e at its level, can be e's value: not
 // a control (a tel: or mailto: link is a value), not a field, not a column header ("Requester"
-// does not label the "Priority" beside it).
+// does not label the "Priority" beside it), not in the next item of e's list.
 func siblingValue(e, v *Element) bool {
-	return v.Parent == e.Parent && !(v.Interactive && !valueLink(v)) && !v.Editable && v.Role != "columnheader"
+	return v.Parent == e.Parent && !(v.Interactive && !valueLink(v)) && !v.Editable && v.Role != "columnheader" &&
+		!lookAlikeItems(e, v)
+}
+
+// lookAlikeItems reports whether a and b are in different items of one list: a dashboard's stat
+// tile ends with its label ("6 / Devices", "1 / Offline"), which does not label the next tile's
+// figure.
+func lookAlikeItems(a, b *Element) bool {
+	return a.Item != 0 && b.Item != 0 && a.Item != b.Item && a.ItemKind == b.ItemKind
 }
 
 // keyValueOf returns the value a key labels in a key/value display as framework markup writes
@@ -490,6 +521,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	heads := []string{p.First, p.Head}
 	if contains(qt.poss, stem(p.First)) {
 		heads = heads[1:] // "Lars's seat": Lars is whose, the seat is what
+	}
+	if p.Question && kindWords[p.First] != "" && p.Head != p.First && heads[0] == p.First {
+		// "when is rent due": any date says when; the head says which (the one due).
+		heads = heads[1:]
 	}
 	if p.Kind == "figure" && figureWords[p.Head] {
 		// "the order total": the figure is the total, whatever else says "order".

@@ -594,3 +594,21 @@ func TestResolve_ValuesBesideTheirWords(t *testing.T) {
 		{"the Blue mug", IntentRead, "", "mug-title"},
 	})
 }
+
+// TestResolve_Counts reads counts as dashboards show them: a stat tile's figure above its label,
+// a tab's or a filter chip's count beside its words, a result count in a heading over results
+// that have figures of their own, and a date beside a figure in millions.
+func TestResolve_Counts(t *testing.T) {
+	runResolveCases(t, "counts.html", []resolveCase{
+		// The label ends its tile: it labels the figure above it, not the next tile's.
+		{"how many robots are charging", IntentRead, "", "n-charging"},
+		{"how many faults", IntentRead, "", "n-faults"},
+		// The row of tabs or chips holds every count: it is none of them.
+		{"how many pending orders do I have", IntentRead, "", "c-open"},
+		{"how many customers have a payment overdue", IntentRead, "", "c-overdue"},
+		// "the number of trucks": what is counted owns nothing; a distance is no count.
+		{"the number of trucks found", IntentRead, "", "c-trucks"},
+		// "1.42M" is 1.42 million, not 1.42 minutes.
+		{"when does my plan renew?", IntentRead, "", "next-bill"},
+	})
+}

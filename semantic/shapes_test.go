@@ -33,6 +33,27 @@ func TestValueShape(t *testing.T) {
 	}
 }
 
+// TestValueShape_Magnitudes: a capital K, M or B after a figure is thousands, millions or
+// billions, which a lowercased text would read as minutes; the page's own lowercase is kept.
+func TestValueShape_Magnitudes(t *testing.T) {
+	for raw, want := range map[string]shape{
+		"1.42M":      shapeNumber,
+		"1.42M / 2M": shapeNumber,
+		"$3.1B":      shapeNumber,
+		"12K":        shapeNumber,
+		"2m":         shapeTime, // "2m ago"
+		"1h 20m":     shapeTime,
+		"2M events":  0,
+		"5 MB":       0,
+	} {
+		for _, named := range []bool{true, false} {
+			if got := newNormTok(raw, named).valueShape(); got != want {
+				t.Errorf("shape of %q (named %v) = %b, want %b", raw, named, got, want)
+			}
+		}
+	}
+}
+
 func TestKindOf(t *testing.T) {
 	for desc, want := range map[string]string{
 		"the cook time":                     "time",
