@@ -119,6 +119,9 @@ var verbs = []struct {
 	{"what is", IntentRead}, {"what's", IntentRead}, {"wait for", IntentRead}, {"verify", IntentRead}, {"look at", IntentRead},
 }
 
+// metricNouns make a metric of an instruction verb before them: "open rate", "click count".
+var metricNouns = map[string]bool{"rate": true, "rates": true, "count": true, "counts": true, "ratio": true}
+
 // keptVerbs imply a click and stay in the description: controls are named after them.
 var keptVerbs = map[string]bool{"follow": true, "copy": true, "clear": true}
 
@@ -583,6 +586,9 @@ func stripInstruction(s string, p *Parsed) string {
 			rest := strings.TrimSpace(s[len(v.words):])
 			if rest == "" {
 				return s // "Select" alone is the target's text
+			}
+			if w, _, _ := strings.Cut(strings.ToLower(rest), " "); metricNouns[w] {
+				return s // "open rate of the June newsletter" is a figure, no instruction
 			}
 			p.Intent = v.intent
 			if !strings.Contains(v.words, " ") {

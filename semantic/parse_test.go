@@ -110,6 +110,12 @@ func TestParse_Instructions(t *testing.T) {
 		{"the email field", IntentAny, []string{"email"}, nil},
 		// A hyphen goes on with the word: no instruction to check anything.
 		{"check-in date", IntentAny, []string{"check-in", "date"}, nil},
+		// A metric named after a verb is no instruction to open anything.
+		{"open rate of the June newsletter", IntentAny, []string{"open", "rate", "june", "newsletter"}, nil},
+		// The asker having what is counted is said by no page.
+		{"how many new orders do I have", IntentRead, []string{"new", "orders"}, nil},
+		// What is counted owns nothing.
+		{"the number of cars found", IntentAny, []string{"cars", "found"}, nil},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)
@@ -118,6 +124,9 @@ func TestParse_Instructions(t *testing.T) {
 		}
 		if !reflect.DeepEqual(p.Words, c.words) || !reflect.DeepEqual(p.Quoted, c.quoted) {
 			t.Errorf("Parse(%q) words %q quoted %q, want %q %q", c.desc, p.Words, p.Quoted, c.words, c.quoted)
+		}
+		if strings.Contains(c.desc, "number of") && len(p.Possessor) > 0 {
+			t.Errorf("Parse(%q).Possessor = %q, want none", c.desc, p.Possessor)
 		}
 	}
 }
@@ -324,13 +333,20 @@ func TestSuperlativeValues(t *testing.T) {
 		{"3pm", "time", 900, true},
 		{"18:00 Late opening", "time", 1080, true},
 		{"9:30 AM", "time", 570, true},
+		{"2025-06-04", "date", 20250604, true},
+		{"Jun 4, 2025", "date", 20250604, true},
+		{"Published 4 June 2025", "date", 20250604, true},
+		{"Tue, Sep 30", "date", 930, true},
+		{"12 results", "date", 0, false},
+		{"Maybe later", "date", 0, false},
 	} {
 		got, ok := valueIn(c.text, c.kind)
 		if ok != c.ok || got != c.want {
 			t.Errorf("valueIn(%q, %s) = %v, %v; want %v, %v", c.text, c.kind, got, ok, c.want, c.ok)
 		}
 	}
-	for desc, want := range map[string]string{"the cheapest rate": "min-price", "the most expensive laptop": "max-price", "the earliest slot": "min-time", "the last row": ""} {
+	for desc, want := range map[string]string{"the cheapest rate": "min-price", "the most expensive laptop": "max-price", "the earliest slot": "min-time", "the last row": "",
+		"completion rate of the latest episode": "max-date", "the oldest ticket": "min-date", "the latest available time": "max-time"} {
 		if got := superlativeOf(desc); got != want {
 			t.Errorf("superlativeOf(%q) = %q, want %q", desc, got, want)
 		}

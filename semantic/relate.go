@@ -627,6 +627,11 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				own |= head // "how long will delivery take": the duration is what is asked for
 			}
 		}
+		for b, w := range words {
+			if ps[c].shape&shapeOfWord[w] != 0 {
+				own |= 1 << b // "42.7%" is a rate, though nothing says "rate"
+			}
+		}
 		miss := full &^ own
 		if miss == 0 {
 			all[i].needAnchor = false // its column and its label say it all
@@ -1229,12 +1234,19 @@ func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent
 	})
 }
 
+// moneyHeads are the figures that are sums of money: "the order total for Lukas Brandt" is
+// the price in Lukas Brandt's order.
+var moneyHeads = map[string]bool{
+	"total": true, "subtotal": true, "balance": true, "fee": true, "tax": true, "charge": true, "deposit": true,
+	"payment": true, "salary": true, "bid": true, "refund": true, "fare": true, "rent": true,
+}
+
 // handLabelToKind gives a reading that asks for a kind of value (a price, a date) and whose
 // words are on a plain text without one to the one value of that kind in the text's item: "the
 // non-refundable price for the Deluxe King" matches the "Non-refundable" line of a rate and
 // means the rate's price beside it.
 func handLabelToKind(s *Snapshot, ps []prepared, p *Parsed, all []scored) []scored {
-	ks, price := kindShapes[p.Kind], p.Kind == "price"
+	ks, price := kindShapes[p.Kind], p.Kind == "price" || p.Kind == "figure" && moneyHeads[p.Head]
 	if ks == 0 && !price {
 		return all
 	}
@@ -1244,23 +1256,34 @@ func handLabelToKind(s *Snapshot, ps []prepared, p *Parsed, all []scored) []scor
 		if e.Item == 0 || fits(e.ID) {
 			return -1, 0, ""
 		}
-		lo, hi := e.ID, e.ID
-		for lo > 0 && s.Elements[lo-1].Item == e.Item {
-			lo--
-		}
-		for hi+1 < len(s.Elements) && s.Elements[hi+1].Item == e.Item {
-			hi++
-		}
-		v := -1
-		for k := lo; k <= hi; k++ {
-			if k != e.ID && ps[k].descendants == 0 && s.Elements[k].Visible && fits(k) {
-				if v >= 0 {
-					return -1, 0, "" // two values: the text does not say which
+		// Its own item, or else the one that holds it: a card's buyer name sits in a block of
+		// its own beside the order's price.
+		for _, it := range []int{e.Item, e.ItemUp} {
+			if it == 0 {
+				break
+			}
+			in := func(k int) bool { return s.Elements[k].Item == it || s.Elements[k].ItemUp == it }
+			lo, hi := e.ID, e.ID
+			for lo > 0 && in(lo-1) {
+				lo--
+			}
+			for hi+1 < len(s.Elements) && in(hi+1) {
+				hi++
+			}
+			v := -1
+			for k := lo; k <= hi; k++ {
+				if k != e.ID && ps[k].descendants == 0 && s.Elements[k].Visible && fits(k) {
+					if v >= 0 {
+						return -1, 0, "" // two values: the text does not say which
+					}
+					v = k
 				}
-				v = k
+			}
+			if v >= 0 {
+				return v, round3(c.Score + 0.01), "the " + p.Kind + " beside " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + "; " + c.Why
 			}
 		}
-		return v, round3(c.Score + 0.01), "the " + p.Kind + " beside " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + "; " + c.Why
+		return -1, 0, ""
 	})
 }
 

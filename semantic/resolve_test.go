@@ -610,5 +610,11 @@ func TestResolve_Counts(t *testing.T) {
 		{"the number of trucks found", IntentRead, "", "c-trucks"},
 		// "1.42M" is 1.42 million, not 1.42 minutes.
 		{"when does my plan renew?", IntentRead, "", "next-bill"},
+		// "the latest episode" is the one published last, wherever its row is; a rate is a
+		// percentage.
+		{"completion rate of the latest episode", IntentRead, "", "cmp-46"},
+		{"completion rate of the oldest episode", IntentRead, "", "cmp-44"},
+		// A total is a sum of money: the price in the buyer's card, though nothing says "total".
+		{"order total for Priya Shah", IntentRead, "", "tot-priya"},
 	})
 }

@@ -39,6 +39,10 @@ var kindWords = map[string]string{
 	"height": "measure", "elevation": "measure", "altitude": "measure",
 }
 
+// shapeOfWord is the shape that is what a description word names when the page does not say
+// the word: a percentage is an open rate or a completion rate.
+var shapeOfWord = map[string]shape{stem("rate"): shapePercent, stem("share"): shapePercent}
+
 var measureUnits = map[string]bool{
 	"mph": true, "kph": true, "kmh": true, "km": true, "mi": true, "miles": true, "mile": true, "ft": true,
 	"feet": true, "kg": true, "lb": true, "lbs": true, "oz": true, "ml": true, "cm": true, "mm": true, "in": true,

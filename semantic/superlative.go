@@ -33,9 +33,12 @@ var superlatives = []struct {
 	{"max-price", []string{"most expensive", "priciest", "highest price", "highest-priced", "highest priced", "pricier"}},
 	{"min-time", []string{"earliest", "soonest"}},
 	{"max-time", []string{"latest time", "latest available", "latest slot"}},
+	{"max-date", []string{"latest", "newest", "most recent"}},
+	{"min-date", []string{"oldest", "least recent"}},
 }
 
-var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest"}
+var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest",
+	"min-date": "oldest", "max-date": "newest"}
 
 // bySuperlative picks, among the look-alikes of the best candidate of ok (the same role, and
 // the same list or column) that score near it or else all of them, the one the
@@ -162,11 +165,14 @@ func itemValues(s *Snapshot, kind string) map[int]float64 {
 // slots means).
 var clockTokRe = regexp.MustCompile(`\b[tc](\d{2})(\d{2})\b`)
 
-// valueIn reads the first price ("$1,299.00", "13,99 zł") or time of day ("3pm", "15:00") in t.
+// valueIn reads the first price ("$1,299.00", "13,99 zł"), time of day ("3pm", "15:00") or
+// date ("2025-06-04", "Jun 4, 2025", "4 June") in t.
 func valueIn(t, kind string) (float64, bool) {
 	switch kind {
 	case "price":
 		return moneyIn(t)
+	case "date":
+		return dateIn(t)
 	case "time":
 		m := clockTokRe.FindStringSubmatch(clockTimes(strings.ToLower(t)))
 		if m == nil {
@@ -198,4 +204,36 @@ func parseAmount(a string) (float64, bool) {
 	}
 	v, err := strconv.ParseFloat(b.String(), 64)
 	return v, err == nil
+}
+
+// isoDateRe and monthDayRe read the dates dateIn compares: ISO, and a month's name with its day
+// on either side and an optional year ("Jun 4, 2025", "4 June 2025", "Tue, Jun 3").
+var (
+	isoDateRe  = regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`)
+	monthDayRe = regexp.MustCompile(`(?i)\b(?:(\d{1,2})\s+(` + monthRe + `)\.?|(` + monthRe + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?)\b(?:,?\s+(\d{4}))?`)
+)
+
+const monthRe = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
+
+// dateIn reads the first date in t as a number that orders dates (yyyymmdd; a date without a
+// year orders by month and day alone).
+func dateIn(t string) (float64, bool) {
+	if m := isoDateRe.FindStringSubmatch(t); m != nil {
+		y, _ := strconv.Atoi(m[1])
+		mo, _ := strconv.Atoi(m[2])
+		d, _ := strconv.Atoi(m[3])
+		return float64(y*10000 + mo*100 + d), true
+	}
+	m := monthDayRe.FindStringSubmatch(t)
+	if m == nil {
+		return 0, false
+	}
+	day, month := m[1], m[2]
+	if day == "" {
+		day, month = m[4], m[3]
+	}
+	mo := strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(month[:3]))/3 + 1
+	d, _ := strconv.Atoi(day)
+	y, _ := strconv.Atoi(m[5])
+	return float64(y*10000 + mo*100 + d), true
 }
