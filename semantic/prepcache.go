@@ -17,7 +17,7 @@ type normTok struct {
 	// set, else worked out when asked for.
 	named bool
 	price bool  // isPrice of the raw value
-	shape shape // valueShape of norm
+	shape shape // valueShape of norm, or of the value without its magnitudes (mag)
 	mag   bool  // the raw value has a figure in thousands, millions or billions ("1.42M")
 	mask  fieldMask
 }
@@ -28,18 +28,16 @@ func newNormTok(v string, named bool) *normTok {
 	t.toks = t.toks[:len(t.toks):len(t.toks)]
 	t.joined = strings.Join(t.toks, " ")
 	t.mask = fieldMask{allMask(t.norm), starts(t.toks)}
-	t.mag = hasMagnitude(v)
+	switch d := dropMagnitudes(v); {
+	case d != v:
+		t.mag, t.shape = true, valueShape(normalize(d)) // rare: worked out now whoever asks
+	case named:
+		t.shape = valueShape(t.norm)
+	}
 	if named {
-		t.price, t.shape = isPrice(v), t.shapeNow()
+		t.price = isPrice(v)
 	}
 	return t
-}
-
-func (t *normTok) shapeNow() shape {
-	if t.mag {
-		return valueShape(dropMagnitudes(t.norm))
-	}
-	return valueShape(t.norm)
 }
 
 // isPrice is isPrice(v) for t, the normTok of v.
@@ -50,12 +48,12 @@ func (t *normTok) isPrice(v string) bool {
 	return isPrice(v)
 }
 
-// valueShape is valueShape(t.norm), its magnitudes dropped (see hasMagnitude).
+// valueShape is the value shape of t's raw value, its magnitudes dropped (see dropMagnitudes).
 func (t *normTok) valueShape() shape {
-	if t.named {
+	if t.named || t.mag {
 		return t.shape
 	}
-	return t.shapeNow()
+	return valueShape(t.norm)
 }
 
 // normMemo holds normTok by raw value for the whole process: successive snapshots of a page

@@ -63,8 +63,8 @@ func prepareRef(s *Snapshot, got []prepared) []prepared {
 		if p.norm[textField] != "" {
 			raw = e.Text
 		}
-		if hasMagnitude(raw) {
-			p.shape = valueShape(dropMagnitudes(firstOf(p.norm[textField], p.norm[0])))
+		if d := dropMagnitudes(raw); d != raw {
+			p.shape = valueShape(normalize(d))
 		}
 		p.descendants, p.figures, p.parentRole = got[i].descendants, got[i].figures, got[i].parentRole
 		if seg, _, _ := strings.Cut(e.Context, " | "); seg != "" && !strings.HasPrefix(seg, "table") {

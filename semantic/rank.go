@@ -182,8 +182,11 @@ func prepareNow(s *Snapshot) []prepared {
 	for i := range s.Elements {
 		ps[i].lead, ps[i].leadToks, ps[i].leadJoined = leadFields(s, i)
 	}
-	// Included descendants per element, for the "huge container" penalty.
+	// Included descendants per element, for the "huge container" penalty, and the leaves with a
+	// digit among them (a leaf: the element after it is not its child).
 	for i := range s.Elements {
+		e := &s.Elements[i]
+		figure := hasDigit(e.Text) && (i+1 == len(s.Elements) || s.Elements[i+1].Parent != i)
 		if pa := s.Elements[i].Parent; pa >= 0 && pa < len(s.Elements) {
 			ps[i].parentRole = s.Elements[pa].Role
 			switch s.Elements[i].Role {
@@ -193,16 +196,11 @@ func prepareNow(s *Snapshot) []prepared {
 				ps[pa].headers--
 			}
 		}
-		for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
+		for a, hops := e.Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
 			ps[a].descendants++
-		}
-	}
-	for i := range s.Elements {
-		if ps[i].descendants > 0 || !hasDigit(s.Elements[i].Text) {
-			continue
-		}
-		for a, hops := s.Elements[i].Parent, 0; a >= 0 && a < len(ps) && a < i && hops < 64; a, hops = s.Elements[a].Parent, hops+1 {
-			ps[a].figures++
+			if figure {
+				ps[a].figures++
+			}
 		}
 	}
 	gridColumns(s, ps)

@@ -359,10 +359,8 @@ func tileFigure(s *Snapshot, ps []prepared, l, end int) int {
 	if f < 0 || ps[f].descendants > 0 {
 		return -1
 	}
-	e, fe := &s.Elements[l], &s.Elements[f]
-	it := e.Item
-	if it == 0 || fe.Item != it || fe.Parent != e.Parent || fe.Interactive || fe.Editable ||
-		f > 0 && s.Elements[f-1].Item == it || end < len(s.Elements) && s.Elements[end].Item == it {
+	fe := &s.Elements[f]
+	if !aloneInItem(s, f, l, end) || fe.Parent != s.Elements[l].Parent || fe.Interactive || fe.Editable {
 		return -1
 	}
 	if ft := strings.TrimSpace(firstOf(fe.Text, fe.Name)); !figureLike(ft) || len([]rune(ft)) > 20 {
@@ -442,13 +440,19 @@ func besideOrUnder(k, v Box) bool {
 // container ("<div class=field><span>Reporter</span><span>Wen Zhou</span></div>", one of a
 // list of such fields): a short wordy key, then the value, and nothing else in the item.
 func pairItem(s *Snapshot, l, v int) bool {
-	e := &s.Elements[l]
-	it := e.Item
-	if it == 0 || s.Elements[v].Item != it || l > 0 && s.Elements[l-1].Item == it || v+1 < len(s.Elements) && s.Elements[v+1].Item == it {
+	if !aloneInItem(s, l, v, v+1) {
 		return false
 	}
-	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	lt := strings.TrimSpace(firstOf(s.Elements[l].Text, s.Elements[l].Name))
 	return len([]rune(lt)) <= 30 && !hasDigit(lt)
+}
+
+// aloneInItem reports whether elements a and then b are all there is of a's repeated container:
+// b is in it, the element before a and the element next (after b's own) are not.
+func aloneInItem(s *Snapshot, a, b, next int) bool {
+	it := s.Elements[a].Item
+	return it != 0 && s.Elements[b].Item == it && (a == 0 || s.Elements[a-1].Item != it) &&
+		(next >= len(s.Elements) || s.Elements[next].Item != it)
 }
 
 func hasDigit(s string) bool { return strings.IndexFunc(s, unicode.IsDigit) >= 0 }

@@ -155,28 +155,25 @@ func kindOf(words []string) string {
 	return ""
 }
 
-// hasMagnitude reports whether v has a figure with a capital K, M or B right after it, a
-// dashboard's thousands, millions and billions ("1.42M", "$3.1B"): lowercased, "1.42m" would
-// read as minutes.
-func hasMagnitude(v string) bool {
-	for i := 1; i < len(v); i++ {
-		if (v[i] == 'K' || v[i] == 'M' || v[i] == 'B') && isDigitByte(v[i-1]) && (i+1 == len(v) || !isLetterByte(v[i+1]|0x20)) {
-			return true
+// dropMagnitudes returns v without the capital K, M or B right after a figure, a dashboard's
+// thousands, millions and billions ("1.42M / 2M" -> "1.42 / 2"): lowercased, "1.42m" would read
+// as minutes, as "2m ago" does. v itself when it has none.
+func dropMagnitudes(v string) string {
+	mag := func(i int) bool {
+		return (v[i] == 'K' || v[i] == 'M' || v[i] == 'B') && i > 0 && isDigitByte(v[i-1]) && (i+1 == len(v) || !isLetterByte(v[i+1]|0x20))
+	}
+	i := 0
+	for i < len(v) && !mag(i) {
+		i++
+	}
+	if i == len(v) {
+		return v
+	}
+	b := []byte(v[:i])
+	for ; i < len(v); i++ {
+		if !mag(i) {
+			b = append(b, v[i])
 		}
 	}
-	return false
-}
-
-// dropMagnitudes removes from a normalized text the letter after each figure that hasMagnitude
-// finds ("1.42m / 2m" -> "1.42 / 2").
-func dropMagnitudes(s string) string {
-	b := []byte(s)
-	out := b[:0]
-	for i := 0; i < len(b); i++ {
-		if (b[i] == 'k' || b[i] == 'm' || b[i] == 'b') && i > 0 && isDigitByte(b[i-1]) && (i+1 == len(b) || !isLetterByte(b[i+1])) {
-			continue
-		}
-		out = append(out, b[i])
-	}
-	return string(out)
+	return string(b)
 }
