@@ -137,7 +137,7 @@ func (g *Engine) Resolve(ctx context.Context, s *Snapshot, q Query) (Resolution,
 		// Look-alikes the description does not tell apart ("Delete" with five Delete
 		// buttons) are the user's to settle, with match or a sharper description: a model
 		// would only pick one of equals at random. When the description says more than the
-		// look-alikes do ("the Book button for the evening Rhythm Ride"), the words are
+		// look-alikes do ("the Book button for the indoor cycling class"), the words are
 		// somewhere around one of them, and the model may see where.
 		return res, herr
 	}

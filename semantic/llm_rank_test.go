@@ -238,7 +238,7 @@ func TestEngine_AmbiguityGoesToTheModelOnlyWhenTheDescriptionSaysMore(t *testing
 	if n := len(srv.Calls()); n != 0 {
 		t.Fatalf("generic description: %d model calls, want 0", n)
 	}
-	res, err := g.Resolve(context.Background(), rowsPage(), Query{Description: "the Book button for the evening spin class", Intent: IntentClick})
+	res, err := g.Resolve(context.Background(), rowsPage(), Query{Description: "the Book button for the indoor cycling class", Intent: IntentClick})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -899,8 +899,11 @@ var npBreaks = map[string]bool{
 }
 
 // possessor returns the salient words before a possessive "s" token that has words after it.
+// Past a preposition after the head, only the phrase's: "my pace on this morning's run" is the
+// run's pace, and its possessor is this morning, not the pace.
 func possessor(main []string) []string {
 	var out []string
+	within := false // past the head, in a prepositional phrase
 	if len(main) > 0 && verbHeads[main[0]] {
 		main = main[1:] // "like Devon's post": Devon is the possessor, like the action
 	}
@@ -911,6 +914,8 @@ func possessor(main []string) []string {
 				return nil
 			}
 			return out
+		case npBreaks[w] && len(out) > 0 && !within:
+			within, out = true, nil
 		case contentWord(w):
 			out = append(out, w)
 		}

@@ -197,6 +197,12 @@ func TestParse_Relations(t *testing.T) {
 		{"the full name field", IntentAny, "textbox", []string{"full", "name"}, nil, nil, false},
 		{"the requester's message", IntentAny, "alert", []string{"requester"}, nil, []string{"requester"}, false},
 		{"Click the REI result", IntentClick, "link", []string{"rei", "result"}, nil, nil, true},
+		// A possessive inside the phrase after the head says whose: this morning's run, not the pace's morning.
+		{"my pace on this morning's run", IntentAny, "", []string{"pace", "morning", "run"}, nil, []string{"morning"}, false},
+		// What someone said is their message.
+		{"what did Ike ask?", IntentAny, "alert", []string{"ike"}, nil, []string{"ike"}, false},
+		{"What did the customer say", IntentAny, "alert", []string{"customer"}, nil, []string{"customer"}, false},
+		{"the tracking number on Mira's order", IntentAny, "", []string{"tracking", "number", "mira", "order"}, nil, []string{"mira"}, false},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)
@@ -316,6 +322,17 @@ func TestTokens_TimesAndDays(t *testing.T) {
 	}
 	if got := tokens("42:41"); !reflect.DeepEqual(got, []string{"42", "41"}) {
 		t.Errorf(`tokens("42:41") = %q: a duration, not a time`, got)
+	}
+	// A time says its part of the day ("the evening class"); a sentence or a card that
+	// mentions one does not, or every card with a morning time would say "Morning Run".
+	for in, part := range map[string]string{"6:45 PM 45 min": "evening", "6:42 am": "morning", "14:30": "afternoon",
+		"11:30 PM": "night", "12:00 AM": "night", "12:00 PM": "afternoon", "Mon, Jun 2 · 6:35 AM · Mt Tabor": "", "9:30": ""} {
+		got := tokens(strings.ToLower(in))
+		for _, p := range []string{"morning", "afternoon", "evening", "night"} {
+			if has := contains(got, stem(p)); has != (p == part) {
+				t.Errorf("tokens(%q) = %q: has %q %v, want part of the day %q", in, got, p, has, part)
+			}
+		}
 	}
 }
 

@@ -782,7 +782,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// on a quote page with one percentage); words on an anchor beside it raise it.
 		case len(p.NameOf) > 0 && e.Role == "heading" && intent != IntentType && intent != IntentClick:
 			// "the article headline": the page's headings are candidates without the word.
-		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0):
+		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0),
+			roleOK && len(qt.poss) > 0 && allIn(qt.words, qt.poss):
+			// The words say whose it is ("the requester's message"): the target says none.
 			needAnchor = !qt.offPage
 		case (e.Role == "cell" || e.Role == "gridcell" || pe.gridHead > 0) && columnSays(pe, qt.words):
 			// "the data retention for Growth": the cell under Growth in the Data retention row.
@@ -848,6 +850,18 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			why = append(why, "a number")
 		}
 	}
+	// "Ike's message": a message says something in words; a count badge or a time beside the
+	// name is none.
+	if contains(qt.roleWords, stemMessage) {
+		switch notAMessage(pe) {
+		case 2:
+			total -= 0.6 // the unread count beside a name in a list of conversations
+			why = append(why, "no words of a message")
+		case 1:
+			total -= 0.3
+			why = append(why, "when, not what was said")
+		}
+	}
 	// "the cart icon", "the trash icon": an icon shows a symbol, not words.
 	if contains(qt.roleWords, "icon") {
 		if strings.TrimSpace(e.Text) != "" && !strings.ContainsFunc(e.Text, unicode.IsLetter) || e.Tag == "svg" || e.Tag == "img" {
@@ -895,6 +909,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "the requester's message": the line that names the requester is not the message.
 	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsLikeAny(pe, qt.nonPoss) {
 		total -= possessorPenalty
+		if roleOK && allIn(qt.words, qt.poss) {
+			// Every word says whose ("the requester's message"): a line of the role asked
+			// for that says them is the possessor's name, the target a line beside it.
+			total -= 2 * possessorPenalty
+		}
 		why = append(why, "the possessor, not what is theirs")
 	}
 
@@ -1040,7 +1059,19 @@ var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true
 	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
 
 // The stems of "date" and "day", which ask for a day rather than a clock time.
-var stemDate, stemDay = stem("date"), stem("day")
+// notAMessage tells a text that says nothing (2: no letters, a count badge) or only when (1: a
+// time or a date) from one that may be a message (0).
+func notAMessage(pe *prepared) int {
+	switch t := firstOf(pe.el.Text, pe.el.Name); {
+	case !hasLetter(t):
+		return 2
+	case pe.shape&(shapeTime|shapeDate) != 0 && len(strings.Fields(t)) <= 4:
+		return 1
+	}
+	return 0
+}
+
+var stemDate, stemDay, stemMessage = stem("date"), stem("day"), stem("message")
 
 // leadWeight is what a match on a value's leading label counts, like a label field's.
 const leadWeight = 0.95
@@ -1399,7 +1430,12 @@ func clockTimes(s string) string {
 		if c == 0 {
 			c = 12
 		}
-		return fmt.Sprintf(" t%02d%s c%02d%s ", h, mm, c, mm)
+		if len(s) > 24 {
+			// A long text is a sentence or a card that mentions a time: its part of the day
+			// would make a card of "Easy Run · 6:35 AM" say "morning" as "Morning Run" does.
+			return fmt.Sprintf(" t%02d%s c%02d%s ", h, mm, c, mm)
+		}
+		return fmt.Sprintf(" t%02d%s c%02d%s %s ", h, mm, c, mm, partOfDay(h))
 	}
 	s = ampmRe.ReplaceAllStringFunc(s, func(m string) string {
 		g := ampmRe.FindStringSubmatch(m)
@@ -1429,6 +1465,20 @@ func clockTimes(s string) string {
 		}
 		return fmt.Sprintf(" c%02d%s ", h, g[2])
 	})
+}
+
+// partOfDay is the word people use for the hour h of a 24-hour clock: "the evening Rhythm
+// Ride" is the one at 6:45 PM, "this morning's run" the one at 6:42 AM.
+func partOfDay(h int) string {
+	switch {
+	case h >= 5 && h < 12:
+		return "morning"
+	case h >= 12 && h < 17:
+		return "afternoon"
+	case h >= 17 && h < 22:
+		return "evening"
+	}
+	return "night"
 }
 
 // mayHaveClock reports whether s may hold a time of day for clockTimes: a digit followed by a

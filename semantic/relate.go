@@ -30,6 +30,8 @@ const (
 	leadLabelBonus  = 0.02  // the line a leading label opens, over the label
 	laterValue      = 0.025 // a row header's later cells, against its first
 	anchorWeight    = 0.4   // times the share of the missing words found on an anchor
+	secondAnchor    = 0.5   // the share of the rest found on another anchor counts this much
+	partAnchor      = 0.03  // an anchor in the candidate's own item, over one under its heading
 	anchorWindow    = 30    // how far in document order an anchor is looked for
 	anchorTop       = 40    // how many of the best candidates look for anchors
 	headMissing     = 0.15  // a candidate without the head word (or asked-for role)
@@ -181,6 +183,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 	}
 	have := indexByID(all)
 	n := len(all)
+	message := contains(qt.roleWords, stemMessage)
 	for i := 0; i < n; i++ {
 		c := all[i]
 		if c.collection || ps[c.Element.ID].gridHeader {
@@ -198,10 +201,13 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			continue // "the last product's title" asks for the heading itself
 		}
 		for k, v := range vs {
+			ve := &s.Elements[v]
+			if message && notAMessage(&ps[v]) != 0 {
+				continue // "what did Ike ask": not the unread count or the time beside his name
+			}
 			if _, seen := labelOf[v]; !seen {
 				labelOf[v] = c.Element.ID
 			}
-			ve := &s.Elements[v]
 			sc := c.Score + labelValueBonus
 			if k > 0 {
 				sc -= laterValue // the row's first value, unless its column is named
@@ -481,10 +487,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 	}
-	// One word is the target's own, unless a value is read by its kind ("the hotel amount"):
-	// then the word may be on the label or the row beside it.
+	// One word is the target's own, unless a value is read by its kind ("the hotel amount")
+	// or the word is whose it is ("the requester's message"): then the word may be on the
+	// label, the row or the line beside it.
 	valueByKind := len(words) == 1 && p.Kind != "" && valueRoleWords(p) && intent != IntentClick && intent != IntentType
-	if len(words) == 0 || len(words) == 1 && !valueByKind {
+	theirs := len(words) == 1 && len(p.Roles) > 0 && contains(qt.poss, words[0])
+	if len(words) == 0 || len(words) == 1 && !valueByKind && !theirs {
 		return all
 	}
 	full := uint64(1)<<len(words) - 1
@@ -563,6 +571,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		}
 		idx = keep
 	}
+	var gots []uint64 // the words each associated anchor of the candidate has
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
@@ -652,7 +661,14 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			// Under a column the description names, but not its head ("Return" for "the
 			// status of Aiden Chow's return"): its row may still be the one asked about.
 		}
-		best, bestGot := 0.0, uint64(0)
+		best, bestGot, bestPart := 0.0, uint64(0), false
+		gots = gots[:0]
+		var inCtx uint64 // words its heading says, of every row under it alike
+		for b, w := range words {
+			if contains(ps[c].toks[ctxField], w) {
+				inCtx |= 1 << b
+			}
+		}
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
 			if a == c {
 				continue
@@ -668,8 +684,26 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
-			if frac > best && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
-				best, bestGot = frac, got
+			sameItem := ce.Item != 0 && s.Elements[a].Item == ce.Item
+			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
+				// A part of the candidate's own row or card; not one that says only what the
+				// heading over every row does, nor a part of what a heading titles.
+				part := sameItem && ce.Role != "heading" && s.Elements[a].Role != "heading" && !alikeBetween(s, c, a)
+				if part {
+					gots = append(gots, got) // a second anchor is one of the item's own parts
+				}
+				if frac > best {
+					best, bestGot, bestPart = frac, got, part
+				}
+			}
+		}
+		// The best anchor a part of the candidate's item, another part with words it lacks:
+		// "the evening Rhythm Ride" is the class whose name says Rhythm Ride and whose time
+		// is in the evening. (A heading over every row says as much of each.)
+		more := 0.0
+		if bestPart {
+			for _, got := range gots {
+				more = max(more, weight(got&^bestGot&^inCtx)/weight(miss))
 			}
 		}
 		if poss&miss != 0 && bestGot&poss == 0 {
@@ -678,7 +712,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			all[i].Why += "; not the possessor's"
 		}
 		if best > 0 {
-			all[i].Score = round3(all[i].Score + anchorWeight*best)
+			all[i].Score = round3(all[i].Score + anchorWeight*(best+secondAnchor*more))
+			if bestPart {
+				all[i].Score = round3(all[i].Score + partAnchor) // its own row's, not its section's
+			}
 			all[i].Why += "; beside an element with the other words"
 			all[i].needAnchor = false
 			if colHit && best >= 0.5 {
@@ -690,6 +727,19 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		}
 	}
 	return all
+}
+
+// alikeBetween reports whether an element like c (its role and shape) sits between c and a in
+// document order: a is then another row's, though the snapshot puts both in one item (a
+// facet's check boxes and their labels).
+func alikeBetween(s *Snapshot, c, a int) bool {
+	ec := &s.Elements[c]
+	for k := min(c, a) + 1; k < max(c, a); k++ {
+		if alike(&s.Elements[k], ec) {
+			return true
+		}
+	}
+	return false
 }
 
 // kindFits reports whether the element is a value of the kind p asks for (a price for "how

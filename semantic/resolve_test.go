@@ -598,6 +598,33 @@ func TestResolve_ValuesBesideTheirWords(t *testing.T) {
 // TestResolve_Counts reads counts as dashboards show them: a stat tile's figure above its label,
 // a tab's or a filter chip's count beside its words, a result count in a heading over results
 // that have figures of their own, and a date beside a figure in millions.
+// TestResolve_PartsOfDay: "the evening Spin Express" is the one at 7:10 PM, though every Spin
+// Express row says its name alike; the time and the name are two parts of one row.
+func TestResolve_PartsOfDay(t *testing.T) {
+	runResolveCases(t, "times.html", []resolveCase{
+		{"the book button for the evening Spin Express", IntentClick, "", "book-spin-eve"},
+		{"book the morning Spin Express", IntentClick, "", "book-spin-am"},
+		{"book the afternoon Spin Express class", IntentClick, "", "book-spin-pm"},
+		// A name that says "Morning" is the one meant, not every row with a morning time.
+		{"give kudos on Morning Swim", IntentClick, "", "a2-kudos"},
+		// A facet's rows are one item: another row's label anchors nothing.
+		{"check the Studio B filter", IntentClick, "", "st-b"},
+	})
+}
+
+// TestResolve_WhatSomeoneSaid: "the requester's message" and "what did Ike ask" are the words
+// beside the person's name, in their row: not the line that names them, not the unread count
+// or the time beside the name, not the ticket's number under the same heading.
+func TestResolve_WhatSomeoneSaid(t *testing.T) {
+	runResolveCases(t, "messages.html", []resolveCase{
+		{"the requester's message", IntentRead, "", "first-msg"},
+		{"what did Ike ask", IntentRead, "", "m2-text"},
+		{"what did Rafael ask me?", IntentRead, "", "n1-text"},
+		{"what did Sana say", IntentRead, "", "m1-text"},
+		{"Leo Brandt's message", IntentRead, "", "agent-msg"},
+	})
+}
+
 func TestResolve_Counts(t *testing.T) {
 	runResolveCases(t, "counts.html", []resolveCase{
 		// The label ends its tile: it labels the figure above it, not the next tile's.

@@ -386,3 +386,19 @@ func TestSnap_RangeValues(t *testing.T) {
 		t.Errorf("the upload progress: %s, %v", describe(&res.Element), err)
 	}
 }
+
+// TestSnap_LineBreaksPartWords: a <br> renders as a line break, so the words on either side are
+// two words ("6:30 AM" and "45 min", not "AM45"), in an element's text and in its container's.
+func TestSnap_LineBreaksPartWords(t *testing.T) {
+	_, s := snapFixture(t, "times.html")
+	for id, want := range map[string]string{"t-spin-am": "6:30 AM 45 min", "act-1": "Lunch Walk Today · 12:40 PM"} {
+		e := byID(s, id)
+		if e == nil {
+			t.Errorf("#%s missing", id)
+			continue
+		}
+		if !strings.HasPrefix(e.Text, want) {
+			t.Errorf("#%s text %q, want it to start with %q", id, e.Text, want)
+		}
+	}
+}

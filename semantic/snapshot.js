@@ -124,7 +124,10 @@ function (KEY) {
     if (nt === 3) { tOut += c.data; return; }
     if (nt !== 1) return;
     const tag = c.tagName;
-    if (SKIP.has(tag)) return;
+    if (SKIP.has(tag)) {
+      if (tag === 'BR') tOut += ' '; // a line break parts words: "6:45 PM<br>45 min"
+      return;
+    }
     if (tag === 'SLOT') {
       const as = c.assignedNodes({flatten: true});
       if (!as.length) { tWalk(c); return; }

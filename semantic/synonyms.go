@@ -29,6 +29,8 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
+	// "what did Ike ask": what someone said is their message, beside their name.
+	{regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`), "${1}'s message"},
 }
 
 func rewritePhrases(s string) string {
@@ -59,7 +61,7 @@ var wordAlternatives = map[string][]string{
 	"avatar": {"account", "profile"}, "profile": {"account"}, "account": {"profile"},
 	"next": {"forward"}, "forward": {"next"}, "previous": {"prev", "back"}, "prev": {"previous", "back"}, "back": {"previous", "return"},
 	"close": {"dismiss"}, "dismiss": {"close"}, "search": {"find"}, "find": {"search"},
-	"temperature": {"temp"}, "swap": {"reverse", "switch"}, "reverse": {"swap"},
+	"temperature": {"temp"}, "tonight": {"evening", "night"}, "swap": {"reverse", "switch"}, "reverse": {"swap"},
 	"captions": {"subtitles"}, "subtitles": {"captions"},
 	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
