@@ -363,7 +363,7 @@ func TestSuperlativeValues(t *testing.T) {
 		}
 	}
 	for desc, want := range map[string]string{"the cheapest rate": "min-price", "the most expensive laptop": "max-price", "the earliest slot": "min-time", "the last row": "",
-		"completion rate of the latest episode": "max-date", "the oldest ticket": "min-date", "the latest available time": "max-time"} {
+		"completion rate of the latest episode": "max-date", "the oldest ticket": "min-date", "the size of the older brand guidelines": "min-date", "the newer invoice": "max-date", "the latest available time": "max-time"} {
 		if got := superlativeOf(desc); got != want {
 			t.Errorf("superlativeOf(%q) = %q, want %q", desc, got, want)
 		}

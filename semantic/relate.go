@@ -915,7 +915,7 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 		if _, seen := m.roles[e.Item]; !seen {
 			m.cell[e.Item] = (e.Role == "cell" || e.Role == "gridcell") && e.Tag != "td" && e.Tag != "th"
 		}
-		m.roles[e.Item] |= roleBit(e.Role)
+		m.roles[e.Item] |= partBit(e)
 		if e.ItemUp != 0 {
 			m.ups[e.Item] = e.ItemUp
 		}
@@ -948,6 +948,16 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 }
 
 // roleBit is role's bit in a set of roles (a hash: two roles may share one).
+// partBit is roleBit for what an element is as a part of its item: its role, and for plain text
+// its tag too, since a name in bold and a time are not the message below them ("<b>Ike
+// Mensah</b> <time>" and a div: the header line and the body of one message, not two rows).
+func partBit(e *Element) uint64 {
+	if e.Role == "text" {
+		return roleBit(e.Tag)
+	}
+	return roleBit(e.Role)
+}
+
 func roleBit(role string) uint64 {
 	h := uint32(2166136261)
 	for i := 0; i < len(role); i++ {

@@ -607,6 +607,8 @@ func TestResolve_PartsOfDay(t *testing.T) {
 		{"book the afternoon Spin Express class", IntentClick, "", "book-spin-pm"},
 		// A name that says "Morning" is the one meant, not every row with a morning time.
 		{"give kudos on Morning Swim", IntentClick, "", "a2-kudos"},
+		// The run's stat, though its name and its stats sit in blocks of their own in its row.
+		{"my distance on this morning's swim", IntentRead, "", "a2-dist"},
 		// A facet's rows are one item: another row's label anchors nothing.
 		{"check the Studio B filter", IntentClick, "", "st-b"},
 	})
@@ -622,6 +624,10 @@ func TestResolve_WhatSomeoneSaid(t *testing.T) {
 		{"what did Rafael ask me?", IntentRead, "", "n1-text"},
 		{"what did Sana say", IntentRead, "", "m1-text"},
 		{"Leo Brandt's message", IntentRead, "", "agent-msg"},
+		// A name in bold on a line of its own with the time, the message below: one message's
+		// header and body, not two rows of a list.
+		{"what did Noor write", IntentRead, "", "m3-text"},
+		{"what did Priya reply", IntentRead, "", "n3-text"},
 	})
 }
 

@@ -33,8 +33,8 @@ var superlatives = []struct {
 	{"max-price", []string{"most expensive", "priciest", "highest price", "highest-priced", "highest priced", "pricier"}},
 	{"min-time", []string{"earliest", "soonest"}},
 	{"max-time", []string{"latest time", "latest available", "latest slot"}},
-	{"max-date", []string{"latest", "newest", "most recent"}},
-	{"min-date", []string{"oldest", "least recent"}},
+	{"max-date", []string{"latest", "newest", "most recent", "newer", "more recent"}},
+	{"min-date", []string{"oldest", "least recent", "older"}},
 }
 
 var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest",
