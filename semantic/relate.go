@@ -205,6 +205,9 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			if message && notAMessage(&ps[v]) != 0 {
 				continue // "what did Ike ask": not the unread count or the time beside his name
 			}
+			if p.Kind == "count" && ps[v].shape&(shapeTime|shapeDate) != 0 {
+				continue // "the unread count for Sana Park": not the time beside her name
+			}
 			if _, seen := labelOf[v]; !seen {
 				labelOf[v] = c.Element.ID
 			}

@@ -628,6 +628,8 @@ func TestResolve_WhatSomeoneSaid(t *testing.T) {
 		// header and body, not two rows of a list.
 		{"what did Noor write", IntentRead, "", "m3-text"},
 		{"what did Priya reply", IntentRead, "", "n3-text"},
+		// Asked for a count: the badge beside her name, not the time beside it in her message.
+		{"the unread count for Sana Park", IntentRead, "", "badge-sana"},
 	})
 }
 
