@@ -689,8 +689,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
 			sameItem := ce.Item != 0 && s.Elements[a].Item == ce.Item
 			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
-				// A part of the candidate's own row or card; not one that says only what the
-				// heading over every row does, nor a part of what a heading titles.
+				// A part of the candidate's own row or card: not a heading (it titles every row
+				// under it), not a part of what the candidate titles when it is a heading, not
+				// another row's (a look-alike of the candidate between them).
 				part := sameItem && ce.Role != "heading" && s.Elements[a].Role != "heading" && !alikeBetween(s, c, a)
 				if part {
 					gots = append(gots, got) // a second anchor is one of the item's own parts
