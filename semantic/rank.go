@@ -804,6 +804,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			total += valueBonus(pe, 0.45, 0.35, 0.2)
 			roleOK = true
 			why = append(why, "a price")
+			if len(e.Text) > 24 && priceAsCondition.MatchString(e.Text) {
+				// "Free delivery on orders over £40": the price is a threshold, not delivery's.
+				total -= 0.3
+				why = append(why, "a price in a condition")
+			}
 		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
 			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
 			total += 0.25
@@ -1059,6 +1064,10 @@ var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true
 	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
 
 // The stems of "date" and "day", which ask for a day rather than a clock time.
+// priceAsCondition finds a price a sentence compares with ("Free delivery on orders over £40",
+// "save 10% when you spend more than $100"), not one it states ("Plans from $9" is a plan's).
+var priceAsCondition = regexp.MustCompile(`(?i)\b(?:over|above|under|below|than|up to|at least|more than|less than)\s*(?:the\s+\w+\s*)?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|than|up to|at least)\s+\d[\d.,]*\s?(?:€|zł|kr|EUR|USD|GBP)`)
+
 // notAMessage tells a text that says nothing (2: no letters, a count badge) or only when (1: a
 // time or a date) from one that may be a message (0).
 func notAMessage(pe *prepared) int {

@@ -633,6 +633,22 @@ func TestResolve_WhatSomeoneSaid(t *testing.T) {
 	})
 }
 
+// TestResolve_PriceInACondition: "how much is delivery" is the delivery line's price, not the
+// threshold of the sentence about free delivery beside it.
+func TestResolve_PriceInACondition(t *testing.T) {
+	runResolveCases(t, "summary.html", []resolveCase{
+		{"how much is delivery", IntentRead, "", "ship"},
+		{"how much is gift wrap", IntentRead, "", "wrap"},
+		{"the order total", IntentRead, "", "tot"},
+	})
+	for text, want := range map[string]bool{"Free delivery on orders over £40": true, "Save 10% when you spend more than $100": true,
+		"Orders over 50 € ship free": true, "Plans from $9 a month": false, "Delivery – Royal Mail £2.99": false, "Total £28.99": false} {
+		if got := priceAsCondition.MatchString(text); got != want {
+			t.Errorf("priceAsCondition(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestResolve_Counts(t *testing.T) {
 	runResolveCases(t, "counts.html", []resolveCase{
 		// The label ends its tile: it labels the figure above it, not the next tile's.
