@@ -782,8 +782,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// on a quote page with one percentage); words on an anchor beside it raise it.
 		case len(p.NameOf) > 0 && e.Role == "heading" && intent != IntentType && intent != IntentClick:
 			// "the article headline": the page's headings are candidates without the word.
-		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0),
-			roleOK && len(qt.poss) > 0 && allIn(qt.words, qt.poss):
+		case roleScore == roleExact || p.Kind == "price" && (pe.price || pe.shape&shapeNumber != 0), roleOK && qt.onlyWhose():
 			// The words say whose it is ("the requester's message"): the target says none.
 			needAnchor = !qt.offPage
 		case (e.Role == "cell" || e.Role == "gridcell" || pe.gridHead > 0) && columnSays(pe, qt.words):
@@ -858,13 +857,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "Ike's message": a message says something in words; a count badge or a time beside the
 	// name is none.
 	if contains(qt.roleWords, stemMessage) {
-		switch notAMessage(pe) {
-		case 2:
-			total -= 0.6 // the unread count beside a name in a list of conversations
-			why = append(why, "no words of a message")
-		case 1:
-			total -= 0.3
-			why = append(why, "when, not what was said")
+		if pen, w := notAMessage(pe); pen > 0 {
+			total -= pen
+			why = append(why, w)
 		}
 	}
 	// "the cart icon", "the trash icon": an icon shows a symbol, not words.
@@ -914,7 +909,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "the requester's message": the line that names the requester is not the message.
 	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsLikeAny(pe, qt.nonPoss) {
 		total -= possessorPenalty
-		if roleOK && allIn(qt.words, qt.poss) {
+		if roleOK && qt.onlyWhose() {
 			// Every word says whose ("the requester's message"): a line of the role asked
 			// for that says them is the possessor's name, the target a line beside it.
 			total -= 2 * possessorPenalty
@@ -1063,23 +1058,31 @@ func columnSays(pe *prepared, words []string) bool {
 var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true, "tick": true, "untick": true,
 	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
 
-// The stems of "date" and "day", which ask for a day rather than a clock time.
 // priceAsCondition finds a price a sentence compares with ("Free delivery on orders over £40",
 // "save 10% when you spend more than $100"), not one it states ("Plans from $9" is a plan's).
 var priceAsCondition = regexp.MustCompile(`(?i)\b(?:over|above|under|below|than|up to|at least|more than|less than)\s*(?:the\s+\w+\s*)?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|than|up to|at least)\s+\d[\d.,]*\s?(?:€|zł|kr|EUR|USD|GBP)`)
 
-// notAMessage tells a text that says nothing (2: no letters, a count badge) or only when (1: a
-// time or a date) from one that may be a message (0).
-func notAMessage(pe *prepared) int {
+// notAMessage is what a text loses, and why, as the answer to "Ike's message": one that says
+// nothing (no letters: the unread count beside a name in a list of conversations) or only when
+// (a time or a date). 0 for a text that may be a message.
+func notAMessage(pe *prepared) (float64, string) {
 	switch t := firstOf(pe.el.Text, pe.el.Name); {
 	case !hasLetter(t):
-		return 2
+		return 0.6, "no words of a message"
 	case pe.shape&(shapeTime|shapeDate) != 0 && len(strings.Fields(t)) <= 4:
-		return 1
+		return 0.3, "when, not what was said"
 	}
-	return 0
+	return 0, ""
 }
 
+// onlyWhose reports whether every word of the description says whose the target is ("the
+// requester's message"): the target itself then says none of them.
+func (qt *queryText) onlyWhose() bool {
+	return len(qt.poss) > 0 && len(qt.words) > 0 && len(qt.nonPoss) == 0
+}
+
+// The stems of "date", "day" and "message": the first two ask for a day rather than a clock
+// time, the last for what someone wrote.
 var stemDate, stemDay, stemMessage = stem("date"), stem("day"), stem("message")
 
 // leadWeight is what a match on a value's leading label counts, like a label field's.
@@ -1434,12 +1437,13 @@ var (
 // that does not say which half of the day. A user asks for "the 3pm slot" on a page that says
 // "15:00", or for "the 9:30 class" on one that says "9:30 AM".
 func clockTimes(s string) string {
+	long := len(s) > 24 // the input's, before either pass writes tokens into it
 	both := func(h int, mm string) string {
 		c := h % 12
 		if c == 0 {
 			c = 12
 		}
-		if len(s) > 24 {
+		if long {
 			// A long text is a sentence or a card that mentions a time: its part of the day
 			// would make a card of "Easy Run · 6:35 AM" say "morning" as "Morning Run" does.
 			return fmt.Sprintf(" t%02d%s c%02d%s ", h, mm, c, mm)

@@ -202,8 +202,10 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		}
 		for k, v := range vs {
 			ve := &s.Elements[v]
-			if message && notAMessage(&ps[v]) != 0 {
-				continue // "what did Ike ask": not the unread count or the time beside his name
+			if message {
+				if pen, _ := notAMessage(&ps[v]); pen > 0 {
+					continue // "what did Ike ask": not the unread count or the time beside his name
+				}
 			}
 			if p.Kind == "count" && ps[v].shape&(shapeTime|shapeDate) != 0 {
 				continue // "the unread count for Sana Park": not the time beside her name
@@ -494,7 +496,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	// or the word is whose it is ("the requester's message"): then the word may be on the
 	// label, the row or the line beside it.
 	valueByKind := len(words) == 1 && p.Kind != "" && valueRoleWords(p) && intent != IntentClick && intent != IntentType
-	theirs := len(words) == 1 && len(p.Roles) > 0 && contains(qt.poss, words[0])
+	theirs := len(words) == 1 && len(p.Roles) > 0 && qt.onlyWhose()
 	if len(words) == 0 || len(words) == 1 && !valueByKind && !theirs {
 		return all
 	}
@@ -574,6 +576,16 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		}
 		idx = keep
 	}
+	// ctxMask is which of the words element c's context (its headings) has.
+	ctxMask := func(c int) uint64 {
+		var m uint64
+		for b, w := range words {
+			if contains(ps[c].toks[ctxField], w) {
+				m |= 1 << b
+			}
+		}
+		return m
+	}
 	var gots []uint64 // the words each associated anchor of the candidate has
 	for _, i := range idx {
 		c := all[i].Element.ID
@@ -626,11 +638,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			// Its context is its whole list's ("the unknown device" under "Connected
 			// Devices"): it says so of every row alike, and an anchor saying it again tells
 			// nothing.
-			for b, w := range words {
-				if contains(ps[c].toks[ctxField], w) {
-					own |= 1 << b
-				}
-			}
+			own |= ctxMask(c)
 		}
 		if ps[c].shape&kindShapes[p.Kind] != 0 {
 			// "Yesterday" is a due date: the shape stands for the kind words ("date", "when").
@@ -666,12 +674,6 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		}
 		best, bestGot, bestPart := 0.0, uint64(0), false
 		gots = gots[:0]
-		var inCtx uint64 // words its heading says, of every row under it alike
-		for b, w := range words {
-			if contains(ps[c].toks[ctxField], w) {
-				inCtx |= 1 << b
-			}
-		}
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
 			if a == c {
 				continue
@@ -706,6 +708,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		// is in the evening. (A heading over every row says as much of each.)
 		more := 0.0
 		if bestPart {
+			inCtx := ctxMask(c) // words its heading says, of every row under it alike
 			for _, got := range gots {
 				more = max(more, weight(got&^bestGot&^inCtx)/weight(miss))
 			}
@@ -951,7 +954,6 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 	return m
 }
 
-// roleBit is role's bit in a set of roles (a hash: two roles may share one).
 // partBit is roleBit for what an element is as a part of its item: its role, and for plain text
 // its tag too, since a name in bold and a time are not the message below them ("<b>Ike
 // Mensah</b> <time>" and a div: the header line and the body of one message, not two rows).
@@ -962,6 +964,7 @@ func partBit(e *Element) uint64 {
 	return roleBit(e.Role)
 }
 
+// roleBit is role's bit in a set of roles (a hash: two roles may share one).
 func roleBit(role string) uint64 {
 	h := uint32(2166136261)
 	for i := 0; i < len(role); i++ {

@@ -595,9 +595,6 @@ func TestResolve_ValuesBesideTheirWords(t *testing.T) {
 	})
 }
 
-// TestResolve_Counts reads counts as dashboards show them: a stat tile's figure above its label,
-// a tab's or a filter chip's count beside its words, a result count in a heading over results
-// that have figures of their own, and a date beside a figure in millions.
 // TestResolve_PartsOfDay: "the evening Spin Express" is the one at 7:10 PM, though every Spin
 // Express row says its name alike; the time and the name are two parts of one row.
 func TestResolve_PartsOfDay(t *testing.T) {
@@ -641,6 +638,10 @@ func TestResolve_PriceInACondition(t *testing.T) {
 		{"how much is gift wrap", IntentRead, "", "wrap"},
 		{"the order total", IntentRead, "", "tot"},
 	})
+}
+
+// TestPriceAsCondition: a price a sentence compares with, not one it states.
+func TestPriceAsCondition(t *testing.T) {
 	for text, want := range map[string]bool{"Free delivery on orders over £40": true, "Save 10% when you spend more than $100": true,
 		"Orders over 50 € ship free": true, "Plans from $9 a month": false, "Delivery – Royal Mail £2.99": false, "Total £28.99": false} {
 		if got := priceAsCondition.MatchString(text); got != want {
@@ -649,6 +650,9 @@ func TestResolve_PriceInACondition(t *testing.T) {
 	}
 }
 
+// TestResolve_Counts reads counts as dashboards show them: a stat tile's figure above its label,
+// a tab's or a filter chip's count beside its words, a result count in a heading over results
+// that have figures of their own, and a date beside a figure in millions.
 func TestResolve_Counts(t *testing.T) {
 	runResolveCases(t, "counts.html", []resolveCase{
 		// The label ends its tile: it labels the figure above it, not the next tile's.
