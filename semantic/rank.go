@@ -1043,10 +1043,22 @@ func intentFit(e *Element, intent Intent) float64 {
 	return 0
 }
 
-// columnSays reports whether a cell's column header has one of words.
+// columnSays reports whether a cell's column header has one of words (see columnHas).
 func columnSays(pe *prepared, words []string) bool {
 	for _, w := range words {
-		if contains(pe.col, w) {
+		if columnHas(pe, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// columnHas reports whether a cell's column header has word w or a word that stands for it:
+// "the Uber charge" is the cell under Amount.
+func columnHas(pe *prepared, w string) bool {
+	alts := altsFor(w)
+	for _, c := range pe.col {
+		if wordLike(w, alts, c) {
 			return true
 		}
 	}

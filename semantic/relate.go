@@ -591,26 +591,29 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
 		isCell := ce.Role == "cell" || ce.Role == "gridcell" || ps[c].gridHead > 0
-		colHit := false
+		colHit, colExact := false, false
 		own := mask(c)
 		if l, ok := labelOf[c]; ok {
 			own |= mask(l) // a value carries its label's words
 		}
-		col, colHead := ps[c].col, ps[c].gridHead-1
 		if isCell {
 			// A cell carries its column header's words: "the email of Tom Okafor" is the cell
-			// under Email in Tom Okafor's row.
-			var colMask uint64
+			// under Email in Tom Okafor's row. A header word that only stands for one
+			// ("Amount" for "the Uber charge") counts half, and too loosely to settle a
+			// lookup on its own.
+			var colMask, altMask uint64
 			for b, w := range words {
-				if contains(col, w) {
+				if contains(ps[c].col, w) {
 					colMask |= 1 << b
+				} else if columnHas(&ps[c], w) {
+					altMask |= 1 << b
 				}
 			}
-			colHit = colMask != 0
-			if extra := colMask &^ own; extra != 0 {
-				all[i].Score = round3(all[i].Score + 0.3*weight(extra)/weight(full))
+			colHit, colExact = colMask|altMask != 0, colMask != 0
+			if extra := (colMask | altMask) &^ own; extra != 0 {
+				all[i].Score = round3(all[i].Score + 0.3*(weight(extra&colMask)+0.5*weight(extra&altMask))/weight(full))
 				all[i].Why += "; under a column named like the description"
-				own |= colMask
+				own |= colMask // a word that only stands for the header's is still missing
 			}
 			// And its row's key, as a label: "the data retention for Growth" is the cell
 			// under Growth in the row that "Data retention" opens.
@@ -623,7 +626,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 						// Where the row and the column meet: above the row's key, which
 						// lacks the column's words, and a grid's column header.
 						sc := all[i].Score + 0.25
-						for _, rc := range []int{k, colHead} {
+						for _, rc := range []int{k, columnHeaderOf(s, ps, c)} {
 							if j, ok := at[rc]; ok {
 								sc = max(sc, all[j].Score+0.1)
 							}
@@ -689,12 +692,13 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
-			sameItem := ce.Item != 0 && s.Elements[a].Item == ce.Item
+			sameItem := sameRowItem(s, ce.Item, s.Elements[a].Item)
 			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
 				// A part of the candidate's own row or card: not a heading (it titles every row
 				// under it), not a part of what the candidate titles when it is a heading, not
-				// another row's (a look-alike of the candidate between them).
-				part := sameItem && ce.Role != "heading" && s.Elements[a].Role != "heading" && !alikeBetween(s, c, a)
+				// another row's (a look-alike of the candidate between them; a table row's
+				// cells are all alike, and its item is the row itself).
+				part := sameItem && ce.Role != "heading" && s.Elements[a].Role != "heading" && (isCell || !alikeBetween(s, c, a))
 				if part {
 					gots = append(gots, got) // a second anchor is one of the item's own parts
 				}
@@ -703,11 +707,14 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				}
 			}
 		}
-		// The best anchor a part of the candidate's item, another part with words it lacks:
-		// "the evening Rhythm Ride" is the class whose name says Rhythm Ride and whose time
-		// is in the evening. (A heading over every row says as much of each.)
+		// Another part of the candidate's item with words the best anchor lacks: "the evening
+		// Rhythm Ride" is the class whose name says Rhythm Ride and whose time is in the
+		// evening. A table row is one item for sure, so its cells lend a second anchor beside
+		// any first ("the client on the overdue invoice": the grid's label says invoice, the
+		// row's status Overdue); a facet's rows may share one item, so there a second anchor
+		// needs a first of the item's own. (A heading over every row says as much of each.)
 		more := 0.0
-		if bestPart {
+		if bestPart || isCell {
 			inCtx := ctxMask(c) // words its heading says, of every row under it alike
 			for _, got := range gots {
 				more = max(more, weight(got&^bestGot&^inCtx)/weight(miss))
@@ -725,15 +732,52 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 			all[i].Why += "; beside an element with the other words"
 			all[i].needAnchor = false
-			if colHit && best >= 0.5 {
+			if colExact && best >= 0.5 {
 				// "the status of shipment TW480599": under Status, in the row that says the
 				// rest. A table lookup beats the column's header and the row's key.
 				all[i].Score = round3(all[i].Score + 0.25)
 				all[i].Why += "; where the row and the column meet"
+				if bestPart || more > 0 {
+					// Its own row says the rest ("the client on the overdue invoice": the
+					// row whose status says Overdue): the header names the column only.
+					if j, ok := at[columnHeaderOf(s, ps, c)]; ok {
+						all[i].Score = round3(max(all[i].Score, all[j].Score+0.1))
+					}
+				}
 			}
 		}
 	}
 	return all
+}
+
+// columnHeaderOf returns the header of cell c's column, or -1: the one the grid layout found,
+// or the nearest column header before c named like c's column.
+func columnHeaderOf(s *Snapshot, ps []prepared, c int) int {
+	if h := ps[c].gridHead - 1; h >= 0 {
+		return h
+	}
+	if len(ps[c].col) == 0 {
+		return -1
+	}
+	for k := c - 1; k >= 0 && k >= c-400; k-- {
+		if isHeaderCell(&s.Elements[k]) && slices.Equal(ps[k].toks[0], ps[c].col) {
+			return k
+		}
+	}
+	return -1
+}
+
+// sameRowItem reports whether items x and y are one: the same item, or two cells of one row
+// of a grid built of divs (each cell is an item of its own).
+func sameRowItem(s *Snapshot, x, y int) bool {
+	if x == 0 || y == 0 {
+		return false
+	}
+	if x == y {
+		return true
+	}
+	up := itemUps(s)
+	return up[x] != 0 && up[x] == up[y] && cellItem(s, x) && cellItem(s, y)
 }
 
 // alikeBetween reports whether an element like c (its role and shape) sits between c and a in

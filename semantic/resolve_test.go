@@ -673,3 +673,19 @@ func TestResolve_Counts(t *testing.T) {
 		{"order total for Priya Shah", IntentRead, "", "tot-priya"},
 	})
 }
+
+// TestResolve_TableLookups finds where a row and a column meet when the description names the
+// column by a word that stands for its header ("charge" for Amount) or names the row by a cell
+// that is not its first ("the overdue bill": the row whose status says Overdue).
+func TestResolve_TableLookups(t *testing.T) {
+	runResolveCases(t, "lookups.html", []resolveCase{
+		{"the Lyft charge", IntentRead, "", "a-2"},
+		{"the Netflix charge", IntentRead, "", "a-1"},
+		{"the amount of the salary deposit", IntentRead, "", "a-3"},
+		{"the supplier on the overdue bill", IntentRead, "", "s-2"},
+		{"the supplier on the draft bill", IntentRead, "", "s-3"},
+		{"the due date of the overdue bill", IntentRead, "", "d-2"},
+		// The summary's figure, not a bill's amount, is what is overdue in all.
+		{"the overdue total", IntentRead, "", "total-2"},
+	})
+}
