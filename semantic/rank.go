@@ -17,13 +17,15 @@ import (
 // Scores are sums of a text match (0..1, the dominant term), role agreement, intent fit and
 // small penalties. The constants below are the whole tuning surface.
 const (
-	tieEpsilon    = 0.02 // candidates this close to the top tie
-	ordinalBand   = 0.15 // an ordinal counts over candidates this close to the top
-	minTextScore  = 0.2  // below this a text match is noise
-	roleExact     = 0.30
-	roleSecondary = 0.22
-	roleNear      = 0.08
-	roleMismatch  = -0.25
+	tieEpsilon   = 0.02 // candidates this close to the top tie
+	ordinalBand  = 0.15 // an ordinal counts over candidates this close to the top
+	minTextScore = 0.2  // below this a text match is noise
+	// severalFigures is what a container of several figures loses when one value is asked for.
+	severalFigures = 0.15
+	roleExact      = 0.30
+	roleSecondary  = 0.22
+	roleNear       = 0.08
+	roleMismatch   = -0.25
 )
 
 // fieldWeights says how much a match in each element field counts.
@@ -798,62 +800,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// Value shape.
-	if p.Kind == "price" {
-		if pe.price {
-			total += valueBonus(pe, 0.45, 0.35, 0.2)
-			roleOK = true
-			why = append(why, "a price")
-			if len(e.Text) > 24 && priceAsCondition.MatchString(e.Text) {
-				// "Free delivery on orders over £40": the price is a threshold, not delivery's.
-				total -= 0.3
-				why = append(why, "a price in a condition")
-			}
-		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
-			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
-			total += 0.25
-			roleOK = true
-			why = append(why, "a figure like a price")
-		} else {
-			total -= 0.2
-		}
-	}
+	kind, fits, kwhy := kindFit(pe, p, qt, intent)
+	total += kind
+	roleOK = roleOK || fits
+	why = append(why, kwhy...)
 
-	if ks := kindShapes[p.Kind]; ks != 0 {
-		if pe.shape&ks != 0 {
-			b := valueBonus(pe, 0.35, 0.25, 0.1)
-			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
-				b *= 0.7 // a clock time stands for a date less well than a day does
-			}
-			total += b
-			roleOK = true
-			why = append(why, "a "+p.Kind)
-		} else if p.KindStrict {
-			total -= 0.4 // "how long is the appointment" is answered by a duration only
-		} else {
-			total -= 0.15
-		}
-	}
-
-	if p.Kind == "count" {
-		switch t := firstOf(e.Text, e.Name); {
-		case !strings.ContainsAny(e.Name+e.Text, "0123456789"):
-			total -= 0.2
-		case len(t) <= 24 && isPrice(t):
-			total -= 0.1 // "how many adult tickets": a price is not a count
-		case pe.figures > 1:
-			total -= 0.6 // "New 112 Ready to ship 34 Shipped 1,208": the tabs, not a count
-			why = append(why, "holds several figures")
-		case pe.shape&shapeNumber != 0:
-			total += 0.25 // "5", not "Checked out (5)" around it
-			why = append(why, "a number")
-		case pe.shape != 0:
-			total += 0.1 // "Westside Cars · 33 mi" is a distance
-			why = append(why, "a figure of another kind")
-		default:
-			total += 0.2
-			why = append(why, "a number")
-		}
-	}
 	// "Ike's message": a message says something in words; a count badge or a time beside the
 	// name is none.
 	if contains(qt.roleWords, stemMessage) {
@@ -869,16 +820,6 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			why = append(why, "an icon")
 		}
 	}
-	// "the order total", "the humidity": a figure is read from an element that has one.
-	if p.Kind == "figure" && intent == IntentRead {
-		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
-			total += 0.15
-			why = append(why, "a figure")
-		} else {
-			total -= 0.1
-		}
-	}
-
 	// "the duration of In a Sentimental Mood": a column's header is not a value in it.
 	if (e.Role == "columnheader" || pe.parentRole == "columnheader" || pe.gridHeader || e.Role == "row" && pe.headers > 0) && intent != IntentClick && len(p.Roles) == 0 && (len(qt.ctx) > 0 || !ownsAll(pe, qt.words)) {
 		total -= 0.2
@@ -1004,6 +945,89 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		Element: e, Score: round3(total), Why: strings.Join(why, "; "),
 		text: textScore, eligible: eligible, reason: reason, needAnchor: needAnchor, collection: collection,
 	}, true
+}
+
+// kindFit is what an element gains or loses as a value of the kind asked for (a price, a date,
+// a count, a figure), whether it is one (it fits as a role would), and why. A label's value is
+// handed on its label's score with the label's fit swapped for its own (labelValues).
+func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent) (d float64, fits bool, why []string) {
+	if p.Kind == "" {
+		return 0, false, nil
+	}
+	e := pe.el
+	if p.Kind == "price" {
+		if pe.price {
+			d += valueBonus(pe, 0.45, 0.35, 0.2)
+			fits = true
+			why = append(why, "a price")
+			if len(e.Text) > 24 && priceAsCondition.MatchString(e.Text) {
+				// "Free delivery on orders over £40": the price is a threshold, not delivery's.
+				d -= 0.3
+				why = append(why, "a price in a condition")
+			}
+		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
+			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
+			d += 0.25
+			fits = true
+			why = append(why, "a figure like a price")
+		} else {
+			d -= 0.2
+		}
+	}
+
+	if ks := kindShapes[p.Kind]; ks != 0 {
+		if pe.shape&ks != 0 {
+			b := valueBonus(pe, 0.35, 0.25, 0.1)
+			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
+				b *= 0.7 // a clock time stands for a date less well than a day does
+			}
+			d += b
+			fits = true
+			why = append(why, "a "+p.Kind)
+		} else if p.KindStrict {
+			d -= 0.4 // "how long is the appointment" is answered by a duration only
+		} else {
+			d -= 0.15
+		}
+	}
+
+	if p.Kind == "count" {
+		switch t := firstOf(e.Text, e.Name); {
+		case !strings.ContainsAny(e.Name+e.Text, "0123456789"):
+			d -= 0.2
+		case len(t) <= 24 && isPrice(t):
+			d -= 0.1 // "how many adult tickets": a price is not a count
+		case pe.figures > 1:
+			d -= 0.6 // "New 112 Ready to ship 34 Shipped 1,208": the tabs, not a count
+			why = append(why, "holds several figures")
+		case pe.shape&shapeNumber != 0:
+			d += 0.25 // "5", not "Checked out (5)" around it
+			why = append(why, "a number")
+		case pe.shape != 0:
+			d += 0.1 // "Westside Cars · 33 mi" is a distance
+			why = append(why, "a figure of another kind")
+		default:
+			d += 0.2
+			why = append(why, "a number")
+		}
+	}
+	// "how much more can I send today": of "Daily limit: $10,000.00 · Remaining today:
+	// $7,500.00", the figure its label leads, not the line of figures (a value of any kind is
+	// one figure; counts have their own rule above).
+	if p.Kind != "" && p.Kind != "count" && pe.figures > 1 {
+		d -= severalFigures
+		why = append(why, "holds several figures")
+	}
+	// "the order total", "the humidity": a figure is read from an element that has one.
+	if p.Kind == "figure" && intent == IntentRead {
+		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
+			d += 0.15
+			why = append(why, "a figure")
+		} else {
+			d -= 0.1
+		}
+	}
+	return d, fits, why
 }
 
 // intentFit is what an element gains or loses for what is to be done with it: a click wants a
@@ -1535,6 +1559,20 @@ var dayMonthAbbr = map[string]string{
 	"thurs": "thu", "friday": "fri", "saturday": "sat", "sunday": "sun", "january": "jan", "february": "feb",
 	"march": "mar", "april": "apr", "june": "jun", "july": "jul", "august": "aug", "september": "sep",
 	"sept": "sep", "october": "oct", "november": "nov", "december": "dec",
+}
+
+// irregularStems are past forms the stemmer's rules do not reach, as their verbs' stems: "Total
+// interest paid" answers "how much interest will I pay".
+var irregularStems = map[string]string{
+	"paid": "pay", "spent": "spend", "sent": "send", "bought": "buy", "sold": "sell", "made": "mak",
+	"held": "hold", "won": "win", "built": "build", "taken": "tak", "took": "tak", "given": "giv",
+	"gave": "giv", "written": "writ", "wrote": "writ", "chosen": "choos", "chose": "choos",
+}
+
+func init() {
+	for w, a := range irregularStems {
+		dayMonthAbbr[w] = a // one lookup in stem for both
+	}
 }
 
 // stem is a deliberately small English stemmer (plurals, -ing, -ed, a final y or e) applied to

@@ -189,6 +189,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		if c.collection || ps[c.Element.ID].gridHeader {
 			continue // a grid's column header labels its column, not the header beside it
 		}
+		if c.text == 0 || len(qt.words) > 0 && !ownsLikeAny(&ps[c.Element.ID], qt.words) {
+			// A label of none of the words says nothing of its value: "Open" for "the stock
+			// price", "Total" (named like the role word) for "the tax amount".
+			continue
+		}
 		vs := valuesOf(s, ps, c.Element.ID)
 		// A key's value, when asked by a question or as the key of something ("the
 		// username of this login": the key says the head word alone).
@@ -200,6 +205,9 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		if len(vs) == 0 || roleFits(c.Element, p) && !roleFits(&s.Elements[vs[0]], p) {
 			continue // "the last product's title" asks for the heading itself
 		}
+		// The label's score counts its fit as a value of the kind asked for ("Lost" is no
+		// count); its value is handed that score with its own fit instead.
+		labelFit, _, _ := kindFit(&ps[c.Element.ID], p, qt, intent)
 		for k, v := range vs {
 			ve := &s.Elements[v]
 			if message {
@@ -213,7 +221,8 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			if _, seen := labelOf[v]; !seen {
 				labelOf[v] = c.Element.ID
 			}
-			sc := c.Score + labelValueBonus
+			valueFit, _, _ := kindFit(&ps[v], p, qt, intent)
+			sc := c.Score + labelValueBonus - labelFit + valueFit
 			if k > 0 {
 				sc -= laterValue // the row's first value, unless its column is named
 			}
@@ -348,8 +357,9 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	labelish := strings.HasSuffix(lt, ":") || e.Tag == "dt" || e.Tag == "th" || e.Role == "columnheader" || e.Role == "rowheader" ||
 		e.Role == "heading" || e.Tag == "label"
 	pair := pairItem(s, l, end)
-	if e.Role == "heading" && !strings.HasSuffix(lt, ":") && !figureLike(vt) {
-		// A KPI card's heading labels its figure; a book's title does not label its byline.
+	if e.Role == "heading" && (!strings.HasSuffix(lt, ":") && !figureLike(vt) || ps[end].figures > 1) {
+		// A KPI card's heading labels its figure; a book's title does not label its byline,
+		// nor a section's title a line of figures labelled each by its own words.
 		return -1
 	}
 	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30 && figureLike(vt)) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") || pair {
@@ -357,9 +367,24 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		if e.Role == "columnheader" && !sameRow(e, v) {
 			return -1
 		}
-		return end
+		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// innerValue is value v, or the one element inside it that holds all its words and figures
+// ("00:04:12" in "⏱ 00:04:12"): the value itself, not its wrapper and an icon.
+func innerValue(s *Snapshot, ps []prepared, v int) int {
+	if ps[v].descendants != 1 || v+1 >= len(s.Elements) {
+		return v
+	}
+	vt := strings.TrimSpace(firstOf(s.Elements[v].Text, s.Elements[v].Name))
+	it := strings.TrimSpace(firstOf(s.Elements[v+1].Text, s.Elements[v+1].Name))
+	k := strings.Index(vt, it)
+	if it == "" || k < 0 || hasLetter(vt[:k]+vt[k+len(it):]) || hasDigit(vt[:k]+vt[k+len(it):]) {
+		return v
+	}
+	return v + 1
 }
 
 // tileFigure returns the figure before label l (whose item ends before end) when the two are

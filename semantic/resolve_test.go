@@ -687,5 +687,16 @@ func TestResolve_TableLookups(t *testing.T) {
 		{"the due date of the overdue bill", IntentRead, "", "d-2"},
 		// The summary's figure, not a bill's amount, is what is overdue in all.
 		{"the overdue total", IntentRead, "", "total-2"},
+		// A line of values: the one whose label says it, not the line.
+		{"how much interest will I pay over the life of the car loan", IntentRead, "", "v-2"},
+		{"the amount financed", IntentRead, "", "v-1"},
+		{"how much more can I send today", IntentRead, "", "v-4"},
+		{"my daily limit", IntentRead, "", "v-3"},
+		// A count is a number: the cell in a club's row under L (Lost), not the form guide's
+		// letter named Lost beside it.
+		{"how many games has Millbrook lost", IntentRead, "", "l-1"},
+		{"how many games has Eastfield lost", IntentRead, "", "l-2"},
+		// A label hands on to the value inside its wrapper, not the wrapper and its icon.
+		{"how long has it been deploying", IntentRead, "", "v-5"},
 	})
 }

@@ -402,3 +402,23 @@ func TestSnap_LineBreaksPartWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSnap_RowHeaders: a th heads its row when its scope says so or when it sits among a body
+// row's data cells, as Chrome maps it; a th in the head row heads its column.
+func TestSnap_RowHeaders(t *testing.T) {
+	_, s := snapFixture(t, "lookups.html")
+	for id, want := range map[string]string{"club-1": "rowheader", "club-2": "rowheader"} {
+		if e := byID(s, id); e == nil || e.Role != want {
+			t.Errorf("#%s: %+v, want role %s", id, e, want)
+		}
+	}
+	heads := 0
+	for _, e := range s.Elements {
+		if e.Role == "columnheader" && e.Tag == "th" {
+			heads++
+		}
+	}
+	if heads != 9 { // 4 in the statement, 5 in the league table
+		t.Errorf("%d th columnheaders, want 9", heads)
+	}
+}

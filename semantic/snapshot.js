@@ -196,7 +196,15 @@ function (KEY) {
       case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
       case 'LI': return 'listitem';
       case 'TD': return 'cell';
-      case 'TH': return 'columnheader';
+      case 'TH': {
+        // A th heads its row when it says so, or (as Chrome maps it) when it sits among a
+        // body row's data cells: "Harlow Rovers" in a league table is a row's header.
+        const sc = (el.getAttribute('scope') || '').toLowerCase();
+        if (sc === 'row' || sc === 'rowgroup') return 'rowheader';
+        if (sc === 'col' || sc === 'colgroup' || el.closest('thead')) return 'columnheader';
+        const row = el.parentElement;
+        return row && row.querySelector(':scope > td') ? 'rowheader' : 'columnheader';
+      }
       case 'TR': return 'row';
       case 'LABEL': return 'label';
       case 'DIALOG': return 'dialog';
