@@ -216,7 +216,7 @@ var stopWords = map[string]bool{
 	"and": true, "or": true, "this": true, "that": true, "which": true, "is": true, "it": true, "its": true,
 	"at": true, "by": true, "from": true, "into": true, "onto": true, "please": true, "then": true, "me": true,
 	"my": true, "your": true, "our": true, "page": true, "element": true, "one": true, "some": true, "there": true,
-	"here": true, "be": true, "are": true, "was": true, "were": true, "been": true, "should": true, "can": true, "will": true, "would": true, "could": true, "you": true, "we": true,
+	"here": true, "be": true, "are": true, "was": true, "were": true, "been": true, "should": true, "can": true, "will": true, "only": true, "would": true, "could": true, "you": true, "we": true,
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,

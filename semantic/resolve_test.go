@@ -700,3 +700,13 @@ func TestResolve_TableLookups(t *testing.T) {
 		{"how long has it been deploying", IntentRead, "", "v-5"},
 	})
 }
+
+// TestResolve_Filters reads "show only X" as setting the filter that keeps X: the control named
+// for X, not an item that shows X or says "show".
+func TestResolve_Filters(t *testing.T) {
+	runResolveCases(t, "lookups.html", []resolveCase{
+		{"show only my channels", IntentClick, "", "f-3"},
+		{"only mentions", IntentClick, "", "f-2"},
+		{"only show unread", IntentClick, "", "f-1"},
+	})
+}

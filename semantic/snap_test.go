@@ -401,6 +401,14 @@ func TestSnap_LineBreaksPartWords(t *testing.T) {
 			t.Errorf("#%s text %q, want it to start with %q", id, e.Text, want)
 		}
 	}
+	// So does an inline tag laid out as a block ("Thu" over "Jun 19" on a day tab); an inline
+	// one inside a word does not.
+	_, s = snapFixture(t, "lookups.html")
+	for id, want := range map[string]string{"day-thu": "Thu Jun 19", "glued": "Reload"} {
+		if e := byID(s, id); e == nil || e.Text != want {
+			t.Errorf("#%s: %+v, want text %q", id, e, want)
+		}
+	}
 }
 
 // TestSnap_RowHeaders: a th heads its row when its scope says so or when it sits among a body

@@ -141,11 +141,23 @@ function (KEY) {
       if (tag === 'IMG') { tOut += ' ' + (c.getAttribute('alt') || '') + ' '; return; }
     } else if (tWatch && (tag === 'IMG' || c.getAttribute('aria-label'))) tSpecial = true;
     if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') return;
-    const block = !INLINE.has(tag);
+    // An inline tag laid out as a block parts words too ("Thu<small>Jun 19</small>" with small
+    // display:block reads "Thu Jun 19"): its style is read only where words would run together.
+    const block = !INLINE.has(tag) || wordEnd(tOut) && laidOutAsBlock(c);
     if (block) tOut += ' ';
     const sr = c.shadowRoot;
     if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); } else tWalk(c);
     if (block) tOut += ' ';
+  }
+  function wordEnd(t) {
+    const n = t.length;
+    if (!n) return false;
+    const ch = t.charCodeAt(n - 1);
+    return ch > 127 ? /[\p{L}\p{N}]/u.test(t[n - 1]) : (ch >= 48 && ch <= 57) || ((ch | 32) >= 97 && (ch | 32) <= 122);
+  }
+  function laidOutAsBlock(c) {
+    const d = getComputedStyle(c).display;
+    return d !== 'none' && d !== 'contents' && !d.startsWith('inline');
   }
   function text(el, max, forName) {
     tOut = ''; tMax = max; tName = forName; tWatch = false;

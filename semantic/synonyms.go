@@ -29,6 +29,9 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
+	// "show only my favourite channels", "only show exceptions": a filter, set by the control
+	// named for what is kept ("My channels only", "Exception"); the verb is no part of its name.
+	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\b`), "only"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`), "${1}'s message"},
 }
