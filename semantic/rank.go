@@ -800,10 +800,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// Value shape.
-	kind, fits, kwhy := kindFit(pe, p, qt, intent)
+	kind, fits := kindFit(pe, p, qt, intent, &why)
 	total += kind
 	roleOK = roleOK || fits
-	why = append(why, kwhy...)
 
 	// "Ike's message": a message says something in words; a count badge or a time beside the
 	// name is none.
@@ -948,28 +947,34 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 }
 
 // kindFit is what an element gains or loses as a value of the kind asked for (a price, a date,
-// a count, a figure), whether it is one (it fits as a role would), and why. A label's value is
-// handed on its label's score with the label's fit swapped for its own (labelValues).
-func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent) (d float64, fits bool, why []string) {
+// a count, a figure) and whether it is one (it fits as a role would); why, unless nil, gets the
+// reasons. A label's value is handed on its label's score with the label's fit swapped for its
+// own (labelValues).
+func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]string) (d float64, fits bool) {
 	if p.Kind == "" {
-		return 0, false, nil
+		return 0, false
+	}
+	say := func(w string) {
+		if why != nil {
+			*why = append(*why, w)
+		}
 	}
 	e := pe.el
 	if p.Kind == "price" {
 		if pe.price {
 			d += valueBonus(pe, 0.45, 0.35, 0.2)
 			fits = true
-			why = append(why, "a price")
+			say("a price")
 			if len(e.Text) > 24 && priceAsCondition.MatchString(e.Text) {
 				// "Free delivery on orders over £40": the price is a threshold, not delivery's.
 				d -= 0.3
-				why = append(why, "a price in a condition")
+				say("a price in a condition")
 			}
 		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
 			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
 			d += 0.25
 			fits = true
-			why = append(why, "a figure like a price")
+			say("a figure like a price")
 		} else {
 			d -= 0.2
 		}
@@ -983,7 +988,7 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent) (d float64, 
 			}
 			d += b
 			fits = true
-			why = append(why, "a "+p.Kind)
+			say("a " + p.Kind)
 		} else if p.KindStrict {
 			d -= 0.4 // "how long is the appointment" is answered by a duration only
 		} else {
@@ -999,16 +1004,16 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent) (d float64, 
 			d -= 0.1 // "how many adult tickets": a price is not a count
 		case pe.figures > 1:
 			d -= 0.6 // "New 112 Ready to ship 34 Shipped 1,208": the tabs, not a count
-			why = append(why, "holds several figures")
+			say("holds several figures")
 		case pe.shape&shapeNumber != 0:
 			d += 0.25 // "5", not "Checked out (5)" around it
-			why = append(why, "a number")
+			say("a number")
 		case pe.shape != 0:
 			d += 0.1 // "Westside Cars · 33 mi" is a distance
-			why = append(why, "a figure of another kind")
+			say("a figure of another kind")
 		default:
 			d += 0.2
-			why = append(why, "a number")
+			say("a number")
 		}
 	}
 	// "how much more can I send today": of "Daily limit: $10,000.00 · Remaining today:
@@ -1016,18 +1021,18 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent) (d float64, 
 	// one figure; counts have their own rule above).
 	if p.Kind != "" && p.Kind != "count" && pe.figures > 1 {
 		d -= severalFigures
-		why = append(why, "holds several figures")
+		say("holds several figures")
 	}
 	// "the order total", "the humidity": a figure is read from an element that has one.
 	if p.Kind == "figure" && intent == IntentRead {
 		if strings.ContainsAny(e.Name+e.Text, "0123456789") {
 			d += 0.15
-			why = append(why, "a figure")
+			say("a figure")
 		} else {
 			d -= 0.1
 		}
 	}
-	return d, fits, why
+	return d, fits
 }
 
 // intentFit is what an element gains or loses for what is to be done with it: a click wants a

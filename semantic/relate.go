@@ -207,7 +207,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		}
 		// The label's score counts its fit as a value of the kind asked for ("Lost" is no
 		// count); its value is handed that score with its own fit instead.
-		labelFit, _, _ := kindFit(&ps[c.Element.ID], p, qt, intent)
+		labelFit, _ := kindFit(&ps[c.Element.ID], p, qt, intent, nil)
 		for k, v := range vs {
 			ve := &s.Elements[v]
 			if message {
@@ -221,7 +221,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			if _, seen := labelOf[v]; !seen {
 				labelOf[v] = c.Element.ID
 			}
-			valueFit, _, _ := kindFit(&ps[v], p, qt, intent)
+			valueFit, _ := kindFit(&ps[v], p, qt, intent, nil)
 			sc := c.Score + labelValueBonus - labelFit + valueFit
 			if k > 0 {
 				sc -= laterValue // the row's first value, unless its column is named
