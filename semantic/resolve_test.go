@@ -708,5 +708,9 @@ func TestResolve_Filters(t *testing.T) {
 		{"show only my channels", IntentClick, "", "f-3"},
 		{"only mentions", IntentClick, "", "f-2"},
 		{"only show unread", IntentClick, "", "f-1"},
+		// The list's noun after the kept kind says where the filter is, not its name.
+		{"show only hot leads", IntentClick, "", "f-4"},
+		{"only show cold leads", IntentClick, "", "f-5"},
+		{"open the hot leads report", IntentClick, "", "r-1"},
 	})
 }

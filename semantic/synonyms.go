@@ -31,6 +31,11 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
 	// "show only my favourite channels", "only show exceptions": a filter, set by the control
 	// named for what is kept ("My channels only", "Exception"); the verb is no part of its name.
+	// The list's own noun after the kept kind ("show only hot leads") says where the filter
+	// is, not what its control is named: it becomes the context; but "my" things are what a
+	// "Mine only" or "My channels only" control names.
+	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\s+my\b`), "only my"},
+	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\s+([\w'-]+(?:\s+[\w'-]+)?)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
 	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\b`), "only"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`), "${1}'s message"},
