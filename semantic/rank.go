@@ -20,6 +20,8 @@ const (
 	tieEpsilon   = 0.02 // candidates this close to the top tie
 	ordinalBand  = 0.15 // an ordinal counts over candidates this close to the top
 	minTextScore = 0.2  // below this a text match is noise
+	// acronymScore is a name's match when it abbreviates the description's words.
+	acronymScore = 0.8
 	// severalFigures is what a container of several figures loses when one value is asked for.
 	severalFigures = 0.15
 	roleExact      = 0.30
@@ -377,6 +379,10 @@ type queryText struct {
 	// wordW weighs words in a partial match (see weigh); nil until weighed. allW weighs all's
 	// words alike (nil: all count the same).
 	wordW, allW []float64
+	// acronym is the initials of the words, stemmed, when there are 3 to 5 ("awd" for
+	// "all-wheel drive"), and acronymCaps the initials as a name writes them ("AWD"): a name
+	// must say them in capitals, or "the three dots on the Allegro parcel" finds a map.
+	acronym, acronymCaps string
 	// offPage is true when the words are the page's topic, in its title and on no element
 	// ("the stock price" on a quote page whose price has no label): the role or value kind
 	// alone then picks the element. A word neither says ("the Frobnicate button") still fails.
@@ -590,6 +596,19 @@ func newQueryText(p *Parsed) *queryText {
 		}
 	}
 	qt.nonHeadJoined = strings.Join(qt.nonHead, " ")
+	if n := len(qt.words); n >= 3 && n <= 5 && len(qt.phrases) == 0 {
+		var b strings.Builder
+		for _, w := range qt.words {
+			if w[0] < 'a' || w[0] > 'z' {
+				b.Reset()
+				break
+			}
+			b.WriteByte(w[0])
+		}
+		if b.Len() == n {
+			qt.acronym, qt.acronymCaps = stem(b.String()), strings.ToUpper(b.String())
+		}
+	}
 	qt.wordsJoined = strings.Join(qt.words, " ")
 	qt.rawWords = strings.Join(p.Words, " ")
 	qt.roleWordsJoined = strings.Join(qt.roleWords, " ")
@@ -689,6 +708,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			textScore = r
 			why = append(why, fmt.Sprintf("%s named in the description", fields[f].name))
 		}
+	}
+	// "all-wheel drive" for a check box labelled "AWD/4WD": the name abbreviates the words.
+	if qt.acronym != "" && textScore < acronymScore && contains(pe.toks[0], qt.acronym) && strings.Contains(e.Name, qt.acronymCaps) {
+		textScore = acronymScore
+		why = append(why, "name abbreviates the description")
 	}
 	if hasText && textScore < minTextScore {
 		textScore = 0

@@ -712,5 +712,8 @@ func TestResolve_Filters(t *testing.T) {
 		{"show only hot leads", IntentClick, "", "f-4"},
 		{"only show cold leads", IntentClick, "", "f-5"},
 		{"open the hot leads report", IntentClick, "", "r-1"},
+		// A name in capitals may abbreviate the words (AWD, FWD).
+		{"only show all-wheel drive", IntentClick, "", "f-6"},
+		{"front wheel drive", IntentClick, "", "f-7"},
 	})
 }
