@@ -1598,17 +1598,23 @@ var irregularStems = map[string]string{
 	"gave": "giv", "written": "writ", "wrote": "writ", "chosen": "choos", "chose": "choos",
 }
 
-func init() {
-	for w, a := range irregularStems {
-		dayMonthAbbr[w] = a // one lookup in stem for both
+// stemAs is what stem returns outright for a word: a day's or month's short form, an irregular
+// past form's stem (one lookup for both, before the rules).
+var stemAs = func() map[string]string {
+	m := make(map[string]string, len(dayMonthAbbr)+len(irregularStems))
+	for _, src := range []map[string]string{dayMonthAbbr, irregularStems} {
+		for w, a := range src {
+			m[w] = a
+		}
 	}
-}
+	return m
+}()
 
 // stem is a deliberately small English stemmer (plurals, -ing, -ed, a final y or e) applied to
 // both sides of every comparison, so only consistency matters: "cookies" and "cookie" -> "cooki",
 // "entries" and "entry" -> "entri", "pricing" and "price" -> "pric".
 func stem(w string) string {
-	if a, ok := dayMonthAbbr[w]; ok {
+	if a, ok := stemAs[w]; ok {
 		return a
 	}
 	n := len(w)

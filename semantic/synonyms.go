@@ -11,6 +11,9 @@ import (
 // parsing, and word alternatives the matcher accepts in place of a description word (at a small
 // discount), so that a page that does say "Surname" still matches exactly.
 
+// filterLead opens a filter instruction: "show only", "only show", "see only"...
+const filterLead = `(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))`
+
 // phraseRewrites are applied, whole words and case-insensitively, to descriptions.
 var phraseRewrites = []struct {
 	re  *regexp.Regexp
@@ -34,9 +37,9 @@ var phraseRewrites = []struct {
 	// The list's own noun after the kept kind ("show only hot leads") says where the filter
 	// is, not what its control is named: it becomes the context; but "my" things are what a
 	// "Mine only" or "My channels only" control names.
-	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\s+my\b`), "only my"},
-	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\s+([\w'-]+(?:\s+[\w'-]+)?)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
-	{regexp.MustCompile(`(?i)^\s*(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))\b`), "only"},
+	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\s+my\b`), "only my"},
+	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\s+([\w'-]+(?:\s+[\w'-]+)?)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
+	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\b`), "only"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`), "${1}'s message"},
 }
