@@ -444,3 +444,33 @@ func TestParse_WordsInPassing(t *testing.T) {
 		}
 	}
 }
+
+// TestTokens_ForeignWords: a foreign interface word makes the tokens of the English words a
+// description uses, a compound all of them; an English word is not mistaken for one.
+func TestTokens_ForeignWords(t *testing.T) {
+	cases := []struct{ foreign, english string }{
+		{"Zur Kasse", "zur checkout"},
+		{"Versandkosten", "shipping cost"},
+		{"Gutscheincode", "voucher code"},
+		{"Supprimer", "delete"},
+		{"Contraseña", "password"},
+		{"Quantità", "quantity"},
+		{"Wachtwoord", "password"},
+		{"Endereço", "address"},
+	}
+	for _, c := range cases {
+		if a, b := tokens(strings.ToLower(c.foreign)), tokens(c.english); !reflect.DeepEqual(a, b) {
+			t.Errorf("tokens(%q) = %q, want %q as tokens(%q)", c.foreign, a, b, c.english)
+		}
+	}
+	for _, w := range []string{"commander", "article", "plus", "land", "total", "code", "name"} {
+		if got := tokens(w); len(got) != 1 || got[0] != stemRules(w) {
+			t.Errorf("tokens(%q) = %q: an English word reads as itself", w, got)
+		}
+	}
+	for w, en := range foreignWords {
+		if w != strings.ToLower(strings.TrimSpace(w)) || en == "" {
+			t.Errorf("foreignWords[%q] = %q: keys are lowercase words, values English words", w, en)
+		}
+	}
+}

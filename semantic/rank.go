@@ -994,6 +994,11 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 				d -= 0.3
 				say("a price in a condition")
 			}
+		} else if t := pe.toks[textField]; len(t) == 1 && t[0] == stemFree {
+			// "Shipping: Free", "Versand: kostenlos": the price of something that costs nothing.
+			d += valueBonus(pe, 0.45, 0.35, 0.2)
+			fits = true
+			say("free, a price of nothing")
 		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
 			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
 			d += 0.25
@@ -1148,7 +1153,7 @@ func (qt *queryText) onlyWhose() bool {
 
 // The stems of "date", "day" and "message": the first two ask for a day rather than a clock
 // time, the last for what someone wrote.
-var stemDate, stemDay, stemMessage = stem("date"), stem("day"), stem("message")
+var stemDate, stemDay, stemMessage, stemFree = stem("date"), stem("day"), stem("message"), stem("free")
 
 // leadWeight is what a match on a value's leading label counts, like a label field's.
 const leadWeight = 0.95
@@ -1482,14 +1487,24 @@ func tokens(s string) []string {
 			start = i
 		}
 		if !w && start >= 0 {
-			out = append(out, stem(s[start:i]))
+			out = appendStem(out, s[start:i])
 			start = -1
 		}
 	}
 	if start >= 0 {
-		out = append(out, stem(s[start:]))
+		out = appendStem(out, s[start:])
 	}
 	return out
+}
+
+// appendStem appends word w's stem, or its stems when it stands for several English words
+// (a foreign compound: "versandkosten" is "shipping cost").
+func appendStem(out []string, w string) []string {
+	st := stem(w)
+	if strings.IndexByte(st, ' ') < 0 {
+		return append(out, st)
+	}
+	return append(out, strings.Fields(st)...)
 }
 
 var (
@@ -1599,10 +1614,11 @@ var irregularStems = map[string]string{
 }
 
 // stemAs is what stem returns outright for a word: a day's or month's short form, an irregular
-// past form's stem (one lookup for both, before the rules).
+// past form's stem, a foreign interface word's English stems (one lookup for all, before the
+// rules).
 var stemAs = func() map[string]string {
-	m := make(map[string]string, len(dayMonthAbbr)+len(irregularStems))
-	for _, src := range []map[string]string{dayMonthAbbr, irregularStems} {
+	m := make(map[string]string, len(dayMonthAbbr)+len(irregularStems)+len(foreignWords))
+	for _, src := range []map[string]string{dayMonthAbbr, irregularStems, foreignStems()} {
 		for w, a := range src {
 			m[w] = a
 		}
@@ -1617,6 +1633,11 @@ func stem(w string) string {
 	if a, ok := stemAs[w]; ok {
 		return a
 	}
+	return stemRules(w)
+}
+
+// stemRules is stem's rules, without its table of outright answers.
+func stemRules(w string) string {
 	n := len(w)
 	switch {
 	case n > 4 && strings.HasSuffix(w, "ies"):

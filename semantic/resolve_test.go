@@ -717,3 +717,28 @@ func TestResolve_Filters(t *testing.T) {
 		{"front wheel drive", IntentClick, "", "f-7"},
 	})
 }
+
+// TestResolve_ForeignPages resolves English targets on pages in French, Spanish and Dutch: the
+// interface words are read as the English a description uses ("Supprimer" is delete, a
+// compound "Verzendkosten" is shipping cost), and "Free" is the price of what costs nothing.
+func TestResolve_ForeignPages(t *testing.T) {
+	runResolveCases(t, "foreign.html", []resolveCase{
+		{"proceed to checkout", IntentClick, "", "e12"},
+		{"delete the lamp from the cart", IntentClick, "", "e6"},
+		{"the quantity", IntentClick, "", "e5"},
+		{"the total amount", IntentRead, "", "e9"},
+		{"type a discount code", IntentType, "", "e10"},
+		{"the search box", IntentType, "", "e1"},
+		{"change the language", IntentClick, "", "e4"},
+		{"my account", IntentClick, "", "e2"},
+		{"the password field", IntentType, "", "e15"},
+		{"the username", IntentType, "", "e14"},
+		{"save", IntentClick, "", "e17"},
+		{"the shipping cost", IntentRead, "", "e18"},
+		{"pay for the order", IntentClick, "", "e19"},
+		{"close", IntentClick, "", "e20"},
+		// "Free" answers a price; "free shipping over $35" states a condition.
+		{"the delivery cost", IntentRead, "", "e22"},
+		{"how much is delivery", IntentRead, "", "e22"},
+	})
+}
