@@ -505,7 +505,7 @@ var lastAdverbs = map[string]bool{"changed": true, "modified": true, "updated": 
 	"sync": true, "saved": true, "run": true, "ran": true, "opened": true}
 
 // softWords say nothing about which element ("the current temperature", "the value of ...").
-var softWords = map[string]bool{"current": true, "currently": true, "value": true, "actual": true, "exact": true, "listed": true, "many": true, "much": true}
+var softWords = map[string]bool{"current": true, "currently": true, "value": true, "exact": true, "listed": true, "many": true, "much": true}
 
 // thingRe matches a description that opens like a noun phrase.
 var thingRe = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|our|this|that|his|her|their)\s+`)

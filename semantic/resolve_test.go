@@ -742,3 +742,15 @@ func TestResolve_ForeignPages(t *testing.T) {
 		{"how much is delivery", IntentRead, "", "e22"},
 	})
 }
+
+// TestResolve_Spreadsheet looks a value up in a spreadsheet by the words of its first row and
+// of its row: "how much is left for dining out" is D4, not the cell that says Left.
+func TestResolve_Spreadsheet(t *testing.T) {
+	runResolveCases(t, "sheet.html", []resolveCase{
+		{"the amount spent on utilities", IntentRead, "", "s-C3"},
+		{"the budget for groceries", IntentRead, "", "s-B2"},
+		{"how much is left for dining out", IntentRead, "", "s-D4"},
+		{"the total spent", IntentRead, "", "s-C5"},
+		{"the actual spend on groceries", IntentRead, "", "s-C2"},
+	})
+}

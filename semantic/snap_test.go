@@ -430,3 +430,20 @@ func TestSnap_RowHeaders(t *testing.T) {
 		t.Errorf("%d th columnheaders, want 9", heads)
 	}
 }
+
+// TestSnap_SpreadsheetColumns: a spreadsheet's columns are lettered; a cell under a column is
+// read as under its letter and the word its first row of cells says ("C Spent"), that row's
+// own cells as under the letter alone, and a table whose lettered columns hold figures keeps
+// its letters.
+func TestSnap_SpreadsheetColumns(t *testing.T) {
+	_, s := snapFixture(t, "sheet.html")
+	for id, want := range map[string]string{"s-C3": "C Spent", "s-A4": "A Item", "s-D5": "D Left", "s-C1": "C", "t-2": "B"} {
+		e := byID(s, id)
+		if e == nil {
+			t.Fatalf("#%s missing", id)
+		}
+		if col, _, _ := strings.Cut(e.Context, " | "); col != want {
+			t.Errorf("#%s context %q, want its column %q", id, e.Context, want)
+		}
+	}
+}

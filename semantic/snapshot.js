@@ -270,16 +270,49 @@ function (KEY) {
     if (!hrow) return '';
     let col = 0;
     for (let c = row.firstElementChild; c && c !== cell; c = c.nextElementSibling) col += c.colSpan || 1;
-    let cols = colMemo.get(hrow);
-    if (!cols) { cols = []; colMemo.set(hrow, cols); }
-    let h = cols[col];
-    if (h === undefined) { h = colHeaderText(hrow, col); cols[col] = h; }
-    return h;
+    let m = colMemo.get(hrow);
+    if (!m) { m = { cols: [], names: sheetNames(hrow), full: [] }; colMemo.set(hrow, m); }
+    let h = m.cols[col];
+    if (h === undefined) { h = colHeaderText(hrow, col); m.cols[col] = h; }
+    if (!m.names || row === m.names || !h) return h;
+    let f = m.full[col];
+    if (f === undefined) {
+      const n = colHeaderText(m.names, col, true);
+      f = m.full[col] = n ? cap(h + ' ' + n, 90) : h;
+    }
+    return f;
   }
-  function colHeaderText(hrow, col) {
+  // A spreadsheet's header row names its columns by letter (A, B, C...); what a column holds is
+  // said by its first row of cells ("Actual" over E2:E10), so a cell under it is read as being
+  // under "E Actual": "the actual spend on events". sheetNames returns that row when hrow is a
+  // row of letters from A and the row after it is all words (null otherwise).
+  function sheetNames(hrow) {
+    const table = hrow.closest('table');
+    if (!table) return null;
+    let want = 65, letters = 0;
+    for (let c = hrow.firstElementChild; c; c = c.nextElementSibling) {
+      const t = ws(c.textContent);
+      if (t === '' && letters === 0) continue;
+      if (t.length !== 1 || t.charCodeAt(0) !== want) return null;
+      want++; letters++;
+    }
+    if (letters < 3) return null;
+    const next = table.rows[hrow.rowIndex + 1];
+    if (!next) return null;
+    let words = 0;
+    for (let c = next.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.tagName === 'TH' && words === 0 && /^\d+$/.test(ws(c.textContent))) continue; // the row's number
+      const t = ws(c.textContent);
+      if (t === '') continue;
+      if (!/^[^\d$€£¥%+\-.,]/.test(t)) return null;
+      words++;
+    }
+    return words >= 2 ? next : null;
+  }
+  function colHeaderText(hrow, col, anyCell) {
     let i = 0;
     for (let c = hrow.firstElementChild; c; c = c.nextElementSibling) {
-      if (i === col || (i < col && i + (c.colSpan || 1) > col)) return c.tagName === 'TH' || c.getAttribute('role') === 'columnheader' ? headerText(c) : '';
+      if (i === col || (i < col && i + (c.colSpan || 1) > col)) return anyCell || c.tagName === 'TH' || c.getAttribute('role') === 'columnheader' ? headerText(c) : '';
       i += c.colSpan || 1;
     }
     return '';
