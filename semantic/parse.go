@@ -31,7 +31,8 @@ type Parsed struct {
 	// Intent is what the instruction's verb implies ("Click", "Type into", "Read"), IntentAny if none.
 	Intent Intent
 	// Kind is a value shape the description asks for: "price" (a currency amount), "count",
-	// "figure" (any number), "time", "date", "percent" (see kindShapes); "" otherwise.
+	// "figure" (any number), "time", "clock" (a time of day), "date", "percent" (see
+	// kindShapes); "" otherwise.
 	Kind string
 	// Counted is the item noun of a description that is only an ordinal and items ("the
 	// tenth tea"): the target is the Nth of the page's most item-like repeated elements.
@@ -216,7 +217,7 @@ var stopWords = map[string]bool{
 	"and": true, "or": true, "this": true, "that": true, "which": true, "is": true, "it": true, "its": true,
 	"at": true, "by": true, "from": true, "into": true, "onto": true, "please": true, "then": true, "me": true,
 	"my": true, "your": true, "our": true, "page": true, "element": true, "one": true, "some": true, "there": true,
-	"here": true, "be": true, "are": true, "was": true, "were": true, "been": true, "should": true, "can": true, "will": true, "only": true, "would": true, "could": true, "you": true, "we": true,
+	"here": true, "be": true, "are": true, "was": true, "were": true, "been": true, "should": true, "can": true, "will": true, "only": true, "would": true, "does": true, "did": true, "could": true, "you": true, "we": true,
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
@@ -614,7 +615,7 @@ func stripInstruction(s string, p *Parsed) string {
 var (
 	// questionRe matches a target asked as a question: "how long is the appointment", "when
 	// does the sale end", "who reported this bug", "where do I type my message".
-	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
+	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
@@ -634,6 +635,7 @@ var questionKinds = map[string]struct{ kind, word string }{
 	"how much": {"figure", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
 	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
+	"what time": {"clock", ""}, "what day": {"date", ""}, "what date": {"date", ""},
 }
 
 // whoVerbs turn "who VERB" into the label of the person: "who reported this bug" is the

@@ -240,7 +240,7 @@ func TestParse_Session3(t *testing.T) {
 		{"who reported this bug", IntentRead, "", []string{"reporter", "bug"}, "", false, 0, []string{"bug"}},
 		{"when does boarding close", IntentRead, "", []string{"when", "boarding", "close"}, "date", true, 0, nil},
 		{"where do I type my message", IntentType, "textbox", []string{"message"}, "", false, 0, nil},
-		{"how long does it take", IntentAny, "", []string{"how", "long", "does", "take"}, "", false, 0, nil},
+		{"how long does it take", IntentAny, "", []string{"how", "long", "take"}, "", false, 0, nil},
 		{"turn off auto-renew", IntentClick, "switch", []string{"auto-renew"}, "", false, 0, nil},
 		{"enable mandatory 2FA", IntentClick, "switch", []string{"mandatory", "2fa"}, "", false, 0, nil},
 		{"check the Salomon brand filter", IntentClick, "checkbox", []string{"salomon", "brand", "filter"}, "", false, 0, nil},

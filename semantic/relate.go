@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"math/bits"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -381,11 +382,19 @@ func innerValue(s *Snapshot, ps []prepared, v int) int {
 	vt := strings.TrimSpace(firstOf(s.Elements[v].Text, s.Elements[v].Name))
 	it := strings.TrimSpace(firstOf(s.Elements[v+1].Text, s.Elements[v+1].Name))
 	k := strings.Index(vt, it)
-	if it == "" || k < 0 || hasLetter(vt[:k]+vt[k+len(it):]) || hasDigit(vt[:k]+vt[k+len(it):]) {
+	if it == "" || k < 0 {
 		return v
+	}
+	if rest := vt[:k] + vt[k+len(it):]; hasLetter(rest) || hasDigit(rest) {
+		if k != 0 || !limitRe.MatchString(rest) {
+			return v
+		}
 	}
 	return v + 1
 }
+
+// limitRe is what follows a figure that is used of a limit: "18 / 25", "1.42M / 2M", "3 of 5".
+var limitRe = regexp.MustCompile(`^\s*(?:/|of)\s*\d[\d.,]*\s?[KMBkmb]?\s*$`)
 
 // tileFigure returns the figure before label l (whose item ends before end) when the two are
 // alone in a repeated container, as a dashboard's stat tiles put them ("<div class=stat><div>1
@@ -572,13 +581,17 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		// "the order total": the figure is the total, whatever else says "order".
 		heads = heads[1:]
 	}
-	for _, hw := range heads {
+	var lastHead uint64 // the head noun alone, without a first word before it
+	for k, hw := range heads {
 		if hw == "" {
 			continue
 		}
 		for b, w := range words {
 			if w == stem(hw) {
 				head |= 1 << b
+				if k == len(heads)-1 {
+					lastHead |= 1 << b
+				}
 			}
 		}
 	}
@@ -676,7 +689,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				}
 			}
 			if kindWords[p.Head] == p.Kind || p.KindStrict {
-				own |= head // "how long will delivery take": the duration is what is asked for
+				// "how long will delivery take": the duration is what is asked for; but "what
+				// time does the outbound flight leave" asks which flight by its first words.
+				own |= lastHead
 			}
 		}
 		for b, w := range words {
@@ -717,7 +732,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
-			sameItem := sameRowItem(s, ce.Item, s.Elements[a].Item)
+			sameItem := sameRowItem(s, ce.Item, s.Elements[a].Item) || blocksOfOneRow(s, c, a)
 			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
 				// A part of the candidate's own row or card: not a heading (it titles every row
 				// under it), not a part of what the candidate titles when it is a heading, not
@@ -803,6 +818,32 @@ func sameRowItem(s *Snapshot, x, y int) bool {
 	}
 	up := itemUps(s)
 	return up[x] != 0 && up[x] == up[y] && cellItem(s, x) && cellItem(s, y)
+}
+
+// blocksOfOneRow reports whether elements c and a sit in two blocks of one repeated item, on one
+// line: a flight leg's "Outbound · Fri 20 Jun" block beside its "07:05 LIS" block, each a block
+// the legs repeat. The leg is their row, as a table row is its cells'. Blocks stacked one under
+// the other (an order's lines) are rows of their own.
+func blocksOfOneRow(s *Snapshot, c, a int) bool {
+	ec, ea := &s.Elements[c], &s.Elements[a]
+	if ec.Item == 0 || ea.Item == 0 || ec.Item == ea.Item || ec.Box.H == 0 || ea.Box.H == 0 {
+		return false
+	}
+	up := itemUps(s)
+	return up[ec.Item] != 0 && up[ec.Item] == up[ea.Item] && sideBySide(ec.Box, ea.Box) && !overlapsAcross(ec.Box, ea.Box)
+}
+
+// unlikeBlocks reports whether c and a, in items xc and xa of one list, are in two blocks of
+// one row that open unlike: a flight leg's "Outbound / Fri 20 Jun" block beside its "07:05 /
+// LIS Lisbon" block. Look-alike cards side by side open alike (a title, a title).
+func unlikeBlocks(s *Snapshot, c, a, xc, xa int) bool {
+	if !blocksOfOneRow(s, c, a) {
+		return false
+	}
+	first := itemMaps(s).first
+	fc, okc := first[xc]
+	fa, oka := first[xa]
+	return okc && oka && !alike(&s.Elements[fc], &s.Elements[fa])
 }
 
 // alikeBetween reports whether an element like c (its role and shape) sits between c and a in
@@ -968,6 +1009,8 @@ type itemInfo struct {
 	// order is every item's number (those with no element of their own included), ascending:
 	// document order.
 	order []int
+	// first is, per item with an element of its own, its first element.
+	first map[int]int
 }
 
 func itemMaps(s *Snapshot) *itemInfo {
@@ -979,7 +1022,7 @@ func itemMaps(s *Snapshot) *itemInfo {
 }
 
 func itemMapsNow(s *Snapshot) *itemInfo {
-	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, roles: map[int]uint64{}, cell: map[int]bool{}, wide: make([]bool, len(s.Elements))}
+	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, roles: map[int]uint64{}, cell: map[int]bool{}, wide: make([]bool, len(s.Elements)), first: map[int]int{}}
 	type look struct{ role, name, ctx, list string }
 	first := map[look]int{} // the first item of each look, or -1 once a second item has it
 	for i := range s.Elements {
@@ -990,6 +1033,7 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 		m.kinds[e.Item] = e.ItemKind
 		if _, seen := m.roles[e.Item]; !seen {
 			m.cell[e.Item] = (e.Role == "cell" || e.Role == "gridcell") && e.Tag != "td" && e.Tag != "th"
+			m.first[e.Item] = i
 		}
 		m.roles[e.Item] |= partBit(e)
 		if e.ItemUp != 0 {
@@ -1079,7 +1123,7 @@ func associated(s *Snapshot, c, a int) bool {
 			// row and a read one), whatever nests within, even when a container around the
 			// list repeats too; unless the two are unlike parts of one item (a div row's name
 			// cell and its actions cell, siblings with the same utility class).
-			return shared != 0 && (partsOfOne(s, xc, xa) || cellItem(s, xc) && cellItem(s, xa))
+			return shared != 0 && (partsOfOne(s, xc, xa) || cellItem(s, xc) && cellItem(s, xa) || unlikeBlocks(s, c, a, xc, xa))
 		}
 		if shared != 0 {
 			return true // nested containers: a post's author line (a row of the post) and its Like button

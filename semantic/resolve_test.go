@@ -665,6 +665,10 @@ func TestResolve_Counts(t *testing.T) {
 		{"the number of trucks found", IntentRead, "", "c-trucks"},
 		// "1.42M" is 1.42 million, not 1.42 minutes.
 		{"when does my plan renew?", IntentRead, "", "next-bill"},
+		// A figure used of a limit ("18 / 25", "3 of 5") is the figure, not the pair.
+		{"how many seats are we using", IntentRead, "", "u-seats"},
+		{"events used this month", IntentRead, "", "u-events"},
+		{"how many projects do we have", IntentRead, "", "u-proj"},
 		// "the latest episode" is the one published last, wherever its row is; a rate is a
 		// percentage.
 		{"completion rate of the latest episode", IntentRead, "", "cmp-46"},
@@ -752,5 +756,16 @@ func TestResolve_Spreadsheet(t *testing.T) {
 		{"how much is left for dining out", IntentRead, "", "s-D4"},
 		{"the total spent", IntentRead, "", "s-C5"},
 		{"the actual spend on groceries", IntentRead, "", "s-C2"},
+	})
+}
+
+// TestResolve_TripLegs reads a trip's legs, each a row of side-by-side blocks (a label and a
+// day, a time and an airport): the block that says "Outbound" is part of its own leg's row, so
+// its times are the outbound flight's, not the return's.
+func TestResolve_TripLegs(t *testing.T) {
+	runResolveCases(t, "legs.html", []resolveCase{
+		{"what time does the outbound flight leave", IntentRead, "", "dep-1"},
+		{"what time does the return flight leave", IntentRead, "", "dep-2"},
+		{"what day is the return flight", IntentRead, "", "day-2"},
 	})
 }

@@ -20,6 +20,7 @@ const (
 	shapePercent                   // "+2.04%"
 	shapeNumber                    // a bare figure: "912.40", "1,204"
 	shapeMeasure                   // a quantity with a unit: "18 mph", "66°", "2.4 km", "5 lb"
+	shapeClock                     // a time of day (with shapeTime): "9:14 AM", "07:05", "3pm"
 )
 
 // kindShapes maps a description's kind to the shapes that satisfy it.
@@ -28,6 +29,7 @@ var kindShapes = map[string]shape{
 	"date":    shapeDate | shapeTime,
 	"percent": shapePercent,
 	"measure": shapeMeasure,
+	"clock":   shapeClock, // "what time does the flight leave": not how long it takes
 }
 
 // kindWords map description words to the value kind they ask for.
@@ -96,7 +98,7 @@ func valueShape(s string) shape {
 			case strings.HasPrefix(s[k:], "°"):
 				sh |= shapeMeasure
 			case j < len(s) && (s[j] == ':' && j+2 < len(s) && isDigitByte(s[j+1]) && isDigitByte(s[j+2])):
-				sh |= shapeTime
+				sh |= shapeTime | shapeClock
 			case j < len(s) && s[j] == '/' && j+1 < len(s) && isDigitByte(s[j+1]):
 				sh |= shapeDate
 			case k < len(s) && isLetterByte(s[k]):
@@ -104,8 +106,11 @@ func valueShape(s string) shape {
 				for e < len(s) && isLetterByte(s[e]) {
 					e++
 				}
-				if timeUnits[s[k:e]] {
+				if u := s[k:e]; timeUnits[u] {
 					sh |= shapeTime
+					if u == "am" || u == "pm" || u == "a" || u == "p" {
+						sh |= shapeClock
+					}
 				} else if measureUnits[s[k:e]] {
 					sh |= shapeMeasure
 				}
@@ -147,13 +152,20 @@ func isLetterByte(b byte) bool { return b >= 'a' && b <= 'z' }
 
 // kindOf returns the value kind the description's words ask for, "" for none.
 func kindOf(words []string) string {
-	for _, w := range words {
+	for i, w := range words {
 		if k, ok := kindWords[strings.ToLower(w)]; ok {
+			if k == "time" && i > 0 && clockEvents[strings.ToLower(words[i-1])] {
+				return "clock" // "the departure time" is a time of day, not a duration
+			}
 			return k
 		}
 	}
 	return ""
 }
+
+// clockEvents name moments whose time is a time of day: "the departure time", "pickup time".
+var clockEvents = map[string]bool{"departure": true, "arrival": true, "start": true, "end": true,
+	"pickup": true, "boarding": true, "opening": true, "closing": true, "dropoff": true}
 
 // dropMagnitudes returns v without the capital K, M or B right after a figure, a dashboard's
 // thousands, millions and billions ("1.42M / 2M" -> "1.42 / 2"): lowercased, "1.42m" would read

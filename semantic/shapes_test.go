@@ -9,8 +9,10 @@ func TestValueShape(t *testing.T) {
 	}{
 		{"25 min", shapeTime},
 		{"1h 20m", shapeTime},
-		{"9:14 am–9:38 am", shapeTime},
-		{"may 3, 12:40 pm", shapeTime | shapeDate},
+		{"9:14 am–9:38 am", shapeTime | shapeClock},
+		{"may 3, 12:40 pm", shapeTime | shapeClock | shapeDate},
+		{"07:05", shapeTime | shapeClock},
+		{"4h 45m direct", shapeTime},
 		{"aug 14, 2025 · iphone 15 pro", shapeDate},
 		{"yesterday", shapeDate},
 		{"3/14/2025", shapeDate},
