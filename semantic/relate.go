@@ -675,6 +675,11 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
+		if own&head == 0 && ce.Interactive && len(p.Roles) > 0 && !roleFits(ce, p) {
+			// "remove the beach photo": a control named by another word for the action
+			// ("delete") does it to the thing the description names by its role.
+			own |= altHeadMask(&ps[c], words, head)
+		}
 		if listWide(s, c) {
 			// Its context is its whole list's ("the unknown device" under "Connected
 			// Devices"): it says so of every row alike, and an anchor saying it again tells
@@ -831,6 +836,29 @@ func blocksOfOneRow(s *Snapshot, c, a int) bool {
 	}
 	up := itemUps(s)
 	return up[ec.Item] != 0 && up[ec.Item] == up[ea.Item] && sideBySide(ec.Box, ea.Box) && !overlapsAcross(ec.Box, ea.Box)
+}
+
+// altHeadMask is which of the head words (bits of head) element pe names by another word for
+// them (alternative).
+func altHeadMask(pe *prepared, words []string, head uint64) uint64 {
+	var m uint64
+	for b, w := range words {
+		if head&(1<<b) == 0 {
+			continue
+		}
+		alts := altsFor(w)
+		if alts == nil {
+			continue
+		}
+		for _, f := range containedFields {
+			for _, t := range pe.toks[f] {
+				if isAlt(alts, t) {
+					m |= 1 << b
+				}
+			}
+		}
+	}
+	return m
 }
 
 // unlikeBlocks reports whether c and a, in items xc and xa of one list, are in two blocks of

@@ -769,3 +769,13 @@ func TestResolve_TripLegs(t *testing.T) {
 		{"what day is the return flight", IntentRead, "", "day-2"},
 	})
 }
+
+// TestResolve_ActionOnAThing: "remove the dog photo" is the control in the dog photo's row
+// named by another word for the action ("delete"), not the photo itself.
+func TestResolve_ActionOnAThing(t *testing.T) {
+	runResolveCases(t, "photos.html", []resolveCase{
+		{"remove the dog photo", IntentClick, "", "del-2"},
+		{"remove the fireworks picture", IntentClick, "", "del-3"},
+		{"delete the lake photo", IntentClick, "", "del-1"},
+	})
+}
