@@ -882,7 +882,7 @@ func ordinalItem(main []string, i int) (int, string, []string) {
 var verbHeads = map[string]bool{
 	"add": true, "remove": true, "delete": true, "track": true, "place": true, "refill": true, "renew": true, "mark": true,
 	"write": true, "play": true, "pay": true, "save": true, "share": true, "follow": true, "subscribe": true, "like": true,
-	"repost": true, "book": true, "request": true, "ask": true, "apply": true, "accept": true, "reject": true, "dismiss": true,
+	"repost": true, "book": true, "request": true, "ask": true, "apply": true, "accept": true, "reject": true, "decline": true, "deny": true, "dismiss": true,
 	"close": true, "expand": true, "collapse": true, "skip": true, "show": true, "hide": true, "change": true, "set": true,
 	"turn": true, "enable": true, "disable": true, "give": true, "send": true, "submit": true, "create": true, "edit": true,
 	"cancel": true, "download": true, "upload": true, "copy": true, "star": true, "watch": true, "view": true, "go": true,

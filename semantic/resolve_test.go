@@ -779,3 +779,14 @@ func TestResolve_ActionOnAThing(t *testing.T) {
 		{"delete the lake photo", IntentClick, "", "del-1"},
 	})
 }
+
+// TestResolve_RequestAnswers: a request is accepted by its Confirm or Approve button and
+// declined by its Delete or Ignore button, in its own row.
+func TestResolve_RequestAnswers(t *testing.T) {
+	runResolveCases(t, "requests.html", []resolveCase{
+		{"accept Hana's friend request", IntentClick, "", "ok-1"},
+		{"decline the friend request", IntentClick, "", "no-1"},
+		{"accept Omar's request", IntentClick, "", "ok-2"},
+		{"decline Omar", IntentClick, "", "no-2"},
+	})
+}
