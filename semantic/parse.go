@@ -506,7 +506,13 @@ var lastAdverbs = map[string]bool{"changed": true, "modified": true, "updated": 
 	"sync": true, "saved": true, "run": true, "ran": true, "opened": true}
 
 // softWords say nothing about which element ("the current temperature", "the value of ...").
-var softWords = map[string]bool{"current": true, "currently": true, "value": true, "exact": true, "listed": true, "many": true, "much": true}
+var softWords = map[string]bool{"asking": true, "current": true, "currently": true, "value": true, "exact": true, "listed": true, "many": true, "much": true}
+
+// lookedAt are what one checks by looking, not by ticking: "check availability", "check the
+// status", "check my balance" name a button that says so, not a check box.
+var lookedAt = map[string]bool{"availability": true, "status": true, "balance": true, "eligibility": true,
+	"stock": true, "price": true, "prices": true, "rates": true, "progress": true, "results": true,
+	"updates": true, "spelling": true, "compatibility": true, "coverage": true, "delivery": true}
 
 // thingRe matches a description that opens like a noun phrase.
 var thingRe = regexp.MustCompile(`(?i)^(?:the|a|an|my|your|our|this|that|his|her|their)\s+`)
@@ -577,8 +583,12 @@ func stripInstruction(s string, p *Parsed) string {
 		return firstOf(m[1], m[2], m[3]) + " toggle"
 	}
 	if m := checkRe.FindStringSubmatch(s); m != nil && !hasRoleWord(m[1]) {
-		// "check the Salomon brand filter": a checkbox.
 		p.Intent = IntentClick
+		if w, _, _ := strings.Cut(strings.ToLower(thingRe.ReplaceAllString(m[1], "")), " "); lookedAt[w] {
+			// "check availability of the Mazda": the button that says Check availability.
+			return s
+		}
+		// "check the Salomon brand filter": a checkbox.
 		return m[1] + " checkbox"
 	}
 	for _, v := range verbs {

@@ -790,3 +790,16 @@ func TestResolve_RequestAnswers(t *testing.T) {
 		{"decline Omar", IntentClick, "", "no-2"},
 	})
 }
+
+// TestResolve_OtherWords: a list's Filter box is where to search it, an asking price is the
+// price, and what one checks by looking is a button, not a check box.
+func TestResolve_OtherWords(t *testing.T) {
+	runResolveCases(t, "listing.html", []resolveCase{
+		{"search pipelines", IntentType, "", "pfilter"},
+		{"the asking price", IntentRead, "", "price"},
+		// "check availability" is a button that says so; "check" a box is still ticking it.
+		{"check availability of the Honda Civic", IntentClick, "", "avail-2"},
+		{"check my availability for the Mazda", IntentClick, "", "avail-1"},
+		{"check compare on the Civic", IntentClick, "", "cmp-2"},
+	})
+}

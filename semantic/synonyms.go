@@ -71,7 +71,7 @@ var wordAlternatives = map[string][]string{
 	"photo": {"image", "picture"}, "picture": {"photo", "image"}, "image": {"photo", "picture"},
 	"avatar": {"account", "profile"}, "profile": {"account"}, "account": {"profile"},
 	"next": {"forward"}, "forward": {"next"}, "previous": {"prev", "back"}, "prev": {"previous", "back"}, "back": {"previous", "return"},
-	"close": {"dismiss"}, "dismiss": {"close"}, "search": {"find"}, "find": {"search"},
+	"close": {"dismiss"}, "dismiss": {"close"}, "search": {"find", "filter"}, "find": {"search"},
 	"temperature": {"temp"}, "tonight": {"evening", "night"}, "swap": {"reverse", "switch"}, "reverse": {"swap"},
 	"captions": {"subtitles"}, "subtitles": {"captions"},
 	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
