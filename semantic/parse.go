@@ -588,7 +588,13 @@ func stripInstruction(s string, p *Parsed) string {
 			// "check availability of the Mazda": the button that says Check availability.
 			return s
 		}
-		// "check the Salomon brand filter": a checkbox.
+		// "check the Salomon brand filter": a checkbox; "tick compare on the first car": the
+		// check box of the first car, counted over the cars.
+		for _, w := range strings.Fields(strings.ToLower(m[1])) {
+			if _, ok := ordinal(w); ok {
+				return "checkbox " + m[1]
+			}
+		}
 		return m[1] + " checkbox"
 	}
 	for _, v := range verbs {

@@ -1019,7 +1019,7 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 			fits = true
 			say("a " + p.Kind)
 		} else if p.KindStrict {
-			d -= 0.4 // "how long is the appointment" is answered by a duration only
+			d -= 0.55 // "how long is the appointment" is answered by a duration only
 		} else {
 			d -= 0.15
 		}

@@ -801,5 +801,16 @@ func TestResolve_OtherWords(t *testing.T) {
 		{"check availability of the Honda Civic", IntentClick, "", "avail-2"},
 		{"check my availability for the Mazda", IntentClick, "", "avail-1"},
 		{"check compare on the Civic", IntentClick, "", "cmp-2"},
+		{"tick compare on the first car", IntentClick, "", "cmp-1"},
+		{"tick compare on the second car", IntentClick, "", "cmp-2"},
+	})
+}
+
+// TestResolve_StrictKinds: "how long will delivery take" is answered by a duration only, not by
+// the line that says "Delivery fee".
+func TestResolve_StrictKinds(t *testing.T) {
+	runResolveCases(t, "listing.html", []resolveCase{
+		{"how long will delivery take", IntentRead, "", "eta"},
+		{"how much is delivery", IntentRead, "", "fee"},
 	})
 }
