@@ -508,8 +508,8 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			continue
 		}
 		bonus := 0.0
-		if item != "" && strings.Contains(strings.ToLower(kind), item) {
-			bonus = 0.15 // "the second job" in li.job
+		if item != "" && (strings.Contains(strings.ToLower(kind), item) || kindAbbreviates(kind, item)) {
+			bonus = 0.15 // "the second job" in li.job, "the last activity" in li.act
 		}
 		for _, i := range members[items[k]] {
 			e := &s.Elements[i]
@@ -527,6 +527,17 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		}
 	}
 	return best, bestOf, bestOf > 0
+}
+
+// kindAbbreviates reports whether a container kind's class ("li.act@4") is the start of the
+// stemmed item noun ("activiti"), three letters or more.
+func kindAbbreviates(kind, item string) bool {
+	_, cls, ok := strings.Cut(strings.TrimSuffix(kind, itemList(kind)), ".")
+	if !ok {
+		return false
+	}
+	cls, _, _ = strings.Cut(strings.ToLower(cls), ".")
+	return len(cls) >= 3 && strings.HasPrefix(item, cls)
 }
 
 // mergeStyledRuns joins the lists of one group of siblings whose kinds differ only by a class

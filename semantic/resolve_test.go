@@ -803,6 +803,10 @@ func TestResolve_OtherWords(t *testing.T) {
 		{"check compare on the Civic", IntentClick, "", "cmp-2"},
 		{"tick compare on the first car", IntentClick, "", "cmp-1"},
 		{"tick compare on the second car", IntentClick, "", "cmp-2"},
+		// "act" abbreviates activity: the activities' list is the one counted over, not the
+		// blocks inside one activity.
+		{"the time of the last activity in the list", IntentRead, "", "t-3"},
+		{"the distance of the second activity", IntentRead, "", "d-2"},
 	})
 }
 
@@ -812,5 +816,15 @@ func TestResolve_StrictKinds(t *testing.T) {
 	runResolveCases(t, "listing.html", []resolveCase{
 		{"how long will delivery take", IntentRead, "", "eta"},
 		{"how much is delivery", IntentRead, "", "fee"},
+	})
+}
+
+// TestResolve_MoneyQuestions: "how much money is in my checking account" asks for an amount in
+// the checking account's row; "money" is the kind asked for, not a word to find.
+func TestResolve_MoneyQuestions(t *testing.T) {
+	runResolveCases(t, "accounts.html", []resolveCase{
+		{"how much money is in my checking account", IntentRead, "", "bal-chk"},
+		{"how much money do I have in savings", IntentRead, "", "bal-sav"},
+		{"how much more can I send today", IntentRead, "", "remaining"},
 	})
 }
