@@ -1040,6 +1040,10 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		case pe.shape != 0:
 			d += 0.1 // "Westside Cars · 33 mi" is a distance
 			say("a figure of another kind")
+		case len(t) > 60 || !hasFigureWord(t):
+			// A form or a long text with a figure somewhere in it is no count, nor is a
+			// digit inside a word ("IPv4", "Q3").
+			d -= 0.2
 		default:
 			d += 0.2
 			say("a number")
@@ -1062,6 +1066,16 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		}
 	}
 	return d, fits
+}
+
+// hasFigureWord reports whether s has a word that starts with a digit: "12 records", not "IPv4".
+func hasFigureWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isDigitByte(s[i]) && (i == 0 || !isWordByte(s[i-1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // intentFit is what an element gains or loses for what is to be done with it: a click wants a

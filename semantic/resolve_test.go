@@ -669,6 +669,8 @@ func TestResolve_Counts(t *testing.T) {
 		{"how many seats are we using", IntentRead, "", "u-seats"},
 		{"events used this month", IntentRead, "", "u-events"},
 		{"how many projects do we have", IntentRead, "", "u-proj"},
+		// A long text with a figure somewhere in it is no count.
+		{"the number of DNS records", IntentRead, "", "rec-count"},
 		// "the latest episode" is the one published last, wherever its row is; a rate is a
 		// percentage.
 		{"completion rate of the latest episode", IntentRead, "", "cmp-46"},
