@@ -631,11 +631,9 @@ func stripInstruction(s string, p *Parsed) string {
 var (
 	// questionRe matches a target asked as a question: "how long is the appointment", "when
 	// does the sale end", "who reported this bug", "where do I type my message".
-	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
+	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
-	// leadMoneyRe is "money" asked for by "how much": it says the kind, no element's word.
-	leadMoneyRe = regexp.MustCompile(`(?i)^money\s+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
@@ -650,7 +648,7 @@ var (
 // questionKinds are the value kinds a question word asks for, and words it stands for that a
 // page may use as a label ("how heavy" is the weight).
 var questionKinds = map[string]struct{ kind, word string }{
-	"how much": {"figure", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
+	"how much": {"figure", ""}, "how much money": {"price", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
 	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
 	"what time": {"clock", ""}, "what day": {"date", ""}, "what date": {"date", ""},
@@ -705,11 +703,7 @@ func question(s string, p *Parsed) (string, bool) {
 			return t[1] + " field", true
 		}
 	}
-	rest := m[2]
-	if q == "how much" {
-		rest = leadMoneyRe.ReplaceAllString(rest, "") // "how much money is in my checking account"
-	}
-	rest = strings.TrimSpace(auxRe.ReplaceAllString(rest, ""))
+	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
 	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(haveRe.ReplaceAllString(rest, ""), ""))
 	if rest == "" {
 		return "", false // "how long does it take": nothing says what

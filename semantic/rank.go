@@ -1017,7 +1017,7 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 			}
 			d += b
 			fits = true
-			say("a " + p.Kind)
+			say(kindPhrase(p.Kind))
 		} else if p.KindStrict {
 			d -= 0.55 // "how long is the appointment" is answered by a duration only
 		} else {

@@ -482,7 +482,7 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		switch ks := kindShapes[p.Kind]; {
 		case ks != 0 && pe.shape&ks != 0, p.Kind == "price" && pe.price:
 			l += 0.25
-			why = joinWhy(why, "a "+p.Kind)
+			why = joinWhy(why, kindPhrase(p.Kind))
 		case p.Kind == "figure" && strings.ContainsAny(e.Name+e.Text, "0123456789"):
 			l += 0.1
 		}
@@ -529,15 +529,15 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	return best, bestOf, bestOf > 0
 }
 
-// kindAbbreviates reports whether a container kind's class ("li.act@4") is the start of the
-// stemmed item noun ("activiti"), three letters or more.
+// kindAbbreviates reports whether a container kind's class ("li.act@4") abbreviates the
+// stemmed item noun ("activiti").
 func kindAbbreviates(kind, item string) bool {
 	_, cls, ok := strings.Cut(strings.TrimSuffix(kind, itemList(kind)), ".")
 	if !ok {
 		return false
 	}
 	cls, _, _ = strings.Cut(strings.ToLower(cls), ".")
-	return len(cls) >= 3 && strings.HasPrefix(item, cls)
+	return abbreviates(cls, item)
 }
 
 // mergeStyledRuns joins the lists of one group of siblings whose kinds differ only by a class
@@ -625,12 +625,18 @@ func sameCells(items []int, cells map[int]int) bool {
 func attrSays(pe *prepared, w string) bool {
 	for _, f := range attrFields {
 		for _, t := range pe.toks[f] {
-			if t == w || alternative(w, t) || len(t) >= 3 && len(t) < len(w) && strings.HasPrefix(w, t) {
+			if t == w || alternative(w, t) || abbreviates(t, w) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// abbreviates reports whether t, three letters or more, is a shorter start of word w: "sal" of
+// "salari", "act" of "activiti".
+func abbreviates(t, w string) bool {
+	return len(t) >= 3 && len(t) < len(w) && strings.HasPrefix(w, t)
 }
 
 func joinWhy(a, b string) string {

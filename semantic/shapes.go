@@ -32,6 +32,14 @@ var kindShapes = map[string]shape{
 	"clock":   shapeClock, // "what time does the flight leave": not how long it takes
 }
 
+// kindPhrase names a value kind in an explanation: "a time of day", not "a clock".
+func kindPhrase(kind string) string {
+	if kind == "clock" {
+		return "a time of day"
+	}
+	return "a " + kind
+}
+
 // kindWords map description words to the value kind they ask for.
 var kindWords = map[string]string{
 	"time": "time", "duration": "time", "runtime": "time", "eta": "time",
