@@ -429,6 +429,8 @@ func TestGrounding(t *testing.T) {
 			}
 		}
 		tt, th, ta := summarizeTop1(heur)
+		t.Logf("heuristic misses by kind: tuning %s; held-out %s", missKinds(heur, false), missKinds(heur, true))
+		t.Logf("heuristic misses by description form (misses/cases): tuning %s; held-out %s", missForms(heur, false), missForms(heur, true))
 		t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
 		return
 	}
