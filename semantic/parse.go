@@ -631,7 +631,7 @@ func stripInstruction(s string, p *Parsed) string {
 var (
 	// questionRe matches a target asked as a question: "how long is the appointment", "when
 	// does the sale end", "who reported this bug", "where do I type my message".
-	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much|many|long|far|heavy|big|large|old|fast|often)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
+	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
@@ -651,6 +651,8 @@ var questionKinds = map[string]struct{ kind, word string }{
 	"how much": {"figure", ""}, "how much money": {"price", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
 	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
+	"how tall": {"measure", "height"}, "how high": {"measure", "height"}, "how wide": {"measure", "width"},
+	"how deep":  {"measure", "depth"},
 	"what time": {"clock", ""}, "what day": {"date", ""}, "what date": {"date", ""},
 }
 
@@ -660,7 +662,38 @@ var whoVerbs = map[string]string{
 	"reported": "reporter", "wrote": "author", "written": "author", "owns": "owner", "owned": "owner",
 	"assigned": "assignee", "sent": "sender", "created": "creator", "posted": "author", "asked": "asker",
 	"manages": "manager", "leads": "lead", "organized": "organizer", "organised": "organiser", "hosts": "host",
+	"hosted": "host", "designed": "designer", "developed": "developer", "published": "publisher", "sold": "seller",
+	"sells": "seller", "built": "builder", "made": "maker",
 }
+
+// passiveAgent reads the words of a "who is X VERBed (to|by)" question after its auxiliary
+// ("ALR-20415 assigned to", "the mural painted by"): the noun of whom it asks ("assignee",
+// "painter") and where the verb is, or "" when the words end in no such verb.
+func passiveAgent(f []string) (string, int) {
+	at := len(f) - 1
+	to := at > 0 && strings.EqualFold(f[at], "to")
+	if at > 0 && (to || strings.EqualFold(f[at], "by")) {
+		at--
+	}
+	if at < 1 {
+		return "", 0
+	}
+	v := strings.ToLower(f[at])
+	if to {
+		// Who it went to is no doer: "who was the sale sent to" asks for the recipients.
+		return receivers[v], at
+	}
+	if n, ok := whoVerbs[v]; ok {
+		return n, at
+	}
+	if strings.HasSuffix(v, "ed") {
+		return agentNoun(v), at
+	}
+	return "", 0
+}
+
+// receivers name whom a thing was VERBed to: "who is this ticket assigned to".
+var receivers = map[string]string{"assigned": "assignee", "sent": "recipient", "addressed": "recipient", "delivered": "recipient"}
 
 // agentNoun is the doer of a regular verb in the third person or the past ("approves",
 // "approved" -> "approver"; "reviews" -> "reviewer"), or "" for a word that is not one.
@@ -730,6 +763,8 @@ func question(s string, p *Parsed) (string, bool) {
 		} else if n := agentNoun(strings.ToLower(f[0])); n != "" && len(f) > 1 {
 			f[0] = n + " of" // "who approves this report": the approver
 			rest = strings.Join(f, " ")
+		} else if n, at := passiveAgent(f); n != "" {
+			rest = n + " of " + strings.Join(f[:at], " ") // "who is ALR-20415 assigned to": its assignee
 		}
 	case "where", "when", "why":
 		// Pages label with these words too ("Where to?", "When").

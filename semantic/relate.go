@@ -322,7 +322,10 @@ func valuesOf(s *Snapshot, ps []prepared, l int) []int {
 // element like a value (a figure; any text after a dt or row header).
 func valueOf(s *Snapshot, ps []prepared, l int) int {
 	e := &s.Elements[l]
-	if e.Interactive || e.Editable {
+	// A button may be a label that explains itself when pressed ("Cleaning fee" opens what
+	// the fee is for): it labels the figure just after it on its line, nothing else.
+	button := e.Interactive && e.Role == "button"
+	if e.Interactive && !button || e.Editable {
 		return -1
 	}
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
@@ -340,7 +343,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		// without headers ("Market cap | 2.28T") the first cell of a pair is.
 		return -1
 	}
-	if f := tileFigure(s, ps, l, end); f >= 0 {
+	if f := tileFigure(s, ps, l, end); f >= 0 && !button {
 		return f
 	}
 	// The sibling case: the next element at the same level.
@@ -361,6 +364,12 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if e.Role == "heading" && (!strings.HasSuffix(lt, ":") && !figureLike(vt) || ps[end].figures > 1) {
 		// A KPI card's heading labels its figure; a book's title does not label its byline,
 		// nor a section's title a line of figures labelled each by its own words.
+		return -1
+	}
+	if button {
+		if figureLike(vt) && len([]rune(lt)) <= 30 && besideOrUnder(e.Box, v.Box) {
+			return innerValue(s, ps, end)
+		}
 		return -1
 	}
 	if hasDigit(vt) && (labelish || len([]rune(lt)) <= 30 && figureLike(vt)) || labelish && (v.Tag == "dd" || v.Tag == "td" || v.Role == "cell") || pair {
@@ -1536,13 +1545,23 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 
 // controlOf returns the control a short plain text names for intent, or -1: the first visible
 // control fit for it among the next few elements inside the text's parent (the row or card
-// they share), or of those the first that says one of words ("Ben Okoro" then his card's
-// Message and Archive buttons, for "message Ben Okoro").
+// they share), or of those the first that says one of words the text does not ("Ben Okoro"
+// then his card's Message and Archive buttons, for "message Ben Okoro"; "Child seat" then its
+// Decrease and Increase buttons, both with ids that say seat, for "one more child seat").
 func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string) int {
 	e := &s.Elements[l]
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
 	if lt == "" || utf8.RuneCountInString(lt) > 40 || !hasLetter(lt) {
 		return -1
+	}
+	var rest []string
+	for _, w := range words {
+		if !ownsAny(&ps[l], []string{w}) {
+			rest = append(rest, w)
+		}
+	}
+	if len(rest) > 0 {
+		words = rest
 	}
 	end := len(s.Elements)
 	if e.Parent >= 0 {

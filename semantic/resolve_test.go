@@ -830,3 +830,28 @@ func TestResolve_MoneyQuestions(t *testing.T) {
 		{"how much more can I send today", IntentRead, "", "remaining"},
 	})
 }
+
+// TestResolve_Idioms: the ways people ask that pages word otherwise. A "who" question asks for
+// the doer a row header labels ("Designed by"), or whom a thing went to ("assigned to" is the
+// assignee, "sent to" the recipients); "how tall" for a height; phrasal verbs for one-word
+// actions ("one more" is Increase, "get rid of" Delete, "take away" Remove, "go on to"
+// Continue, "look up" Search); "bigger" for Large, "empty" for Clear; an icon font's cross
+// ("fa-times") for Close. The label of a stepper hands "one more" to its Increase button, not
+// to the first button after it.
+func TestResolve_Idioms(t *testing.T) {
+	runResolveCases(t, "idioms.html", []resolveCase{
+		{"who designed it?", IntentRead, "", "designer"},
+		{"how tall is the lighthouse", IntentRead, "", "height"},
+		{"who is T-102 assigned to?", IntentRead, "", "as-102"},
+		{"who was the newsletter sent to", IntentRead, "", "sent-to"},
+		{"one more child seat please", IntentClick, "", "inc-seat"},
+		{"one less child seat", IntentClick, "", "dec-seat"},
+		{"empty the queue", IntentClick, "", "clear-q"},
+		{"make the text bigger", IntentClick, "", "ts-large"},
+		{"dismiss the notice", IntentClick, "", "dismiss-notice"},
+		{"go on to the payment step", IntentClick, "", "continue"},
+		{"look up a student", IntentType, "", "find-student"},
+		{"take away Tom's access", IntentClick, "", "tom-remove"},
+		{"get rid of this report", IntentClick, "", "del-report"},
+	})
+}

@@ -602,7 +602,8 @@ function (KEY) {
         if ((found = of(c))) break;
       }
     }
-    return found ? cap(ws(found.replace(/[-_]+/g, ' ')), 40) : '';
+    // A cross is a close button whatever the icon set calls it ("fa-times", "fa-xmark").
+    return found ? cap(ws(found.replace(/^(?:times|xmark)(?=$|[-_])/, 'close').replace(/[-_]+/g, ' ')), 40) : '';
   }
 
   function derive(el, tag) {

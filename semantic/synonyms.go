@@ -32,6 +32,14 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
+	// Phrasal verbs for the actions pages name in one word.
+	{regexp.MustCompile(`(?i)\bget rid of\b`), "delete"},
+	{regexp.MustCompile(`(?i)\btake away\b`), "remove"},
+	{regexp.MustCompile(`(?i)\btake (\S+(?: \S+)?) off\b`), "remove $1 from"},
+	{regexp.MustCompile(`(?i)\b(?:bump|turn|crank|push) up\b|\b(?:add )?one more\b`), "increase"},
+	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
+	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
+	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
 	// "show only my favourite channels", "only show exceptions": a filter, set by the control
 	// named for what is kept ("My channels only", "Exception"); the verb is no part of its name.
 	// The list's own noun after the kept kind ("show only hot leads") says where the filter
@@ -116,7 +124,7 @@ var wordAlternatives = map[string][]string{
 	"participants": {"people", "members", "attendees", "everyone"}, "members": {"people", "participants"},
 	"people": {"members", "participants", "everyone"}, "attendees": {"participants", "guests"},
 	"company": {"organization", "organisation", "employer", "business"}, "organization": {"company"},
-	"organisation": {"company"}, "owner": {"assignee"}, "assignee": {"owner"},
+	"organisation": {"company"}, "owner": {"assignee", "owned"}, "assignee": {"owner", "assigned"},
 	"kid": {"child", "student"}, "child": {"kid", "student"},
 	// Calls and visits.
 	"unmute": {"microphone", "mic"}, "mute": {"microphone", "mic"}, "telehealth": {"video", "virtual"},
@@ -126,6 +134,15 @@ var wordAlternatives = map[string][]string{
 	"overview": {"summary"}, "length": {"duration"}, "duration": {"length"}, "language": {"lang"},
 	"cutlery": {"utensils"}, "utensils": {"cutlery"}, "wishlist": {"save", "heart", "favorite"},
 	"support": {"help", "contact"}, "birthday": {"birth", "dob"},
+	// Sizes, repeats and history.
+	"empty": {"clear"}, "bigger": {"large", "larger", "increase"}, "larger": {"large", "increase"},
+	"smaller": {"small", "decrease"}, "year": {"annual", "yearly"}, "annual": {"year", "yearly"}, "yearly": {"annual"},
+	"month": {"monthly"}, "revisions": {"history"}, "versions": {"history"},
+	// A doer is named by the deed too: "who designed it" asks for the designer, whom a page
+	// labels "Designed by" (not "author": "posted" is a post; owner and assignee above).
+	"designer": {"designed"}, "publisher": {"published"},
+	"developer": {"developed"}, "organizer": {"organized"}, "organiser": {"organised"}, "manager": {"managed"},
+	"creator": {"created"}, "seller": {"sold"}, "recipient": {"sent", "audience"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
