@@ -55,7 +55,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 		handToControl(s, ps, all)
 	}
 	if intent == IntentClick || intent == IntentType {
-		all = handLabelToControl(s, ps, qt, intent, all)
+		all = handLabelToControl(s, ps, p, qt, intent, all)
 	} else {
 		if p.Kind == "count" || p.Kind == "figure" {
 			all = handToFigure(s, ps, qt.words, all)
@@ -615,9 +615,13 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	at := indexByID(all) // candidates are not added below, only rescored
 	if len(idx) > anchorTop {
 		// The best few, and every role-only candidate (they score low but may have an anchor).
+		// So does every candidate as good as the last of the few: in a list of 120 blocked
+		// accounts every "Unblock" scores alike, and which one "unblock @felix.castillo" means
+		// only its row's anchor says, wherever the row is.
 		keep := idx[:anchorTop:anchorTop]
+		cut := all[idx[anchorTop-1]].Score - tieEpsilon
 		for _, i := range idx[anchorTop:] {
-			if all[i].needAnchor && len(keep) < 25*anchorTop {
+			if (all[i].needAnchor || all[i].Score >= cut) && len(keep) < 25*anchorTop {
 				keep = append(keep, i)
 			}
 		}
@@ -1442,10 +1446,15 @@ const controlReach = 8
 // means the button after it, "message Ben Okoro" his name on a card and the card's Message
 // button. Clicking a label does nothing in particular; the control after it in its row or card
 // is what the words point at (controlOf).
-func handLabelToControl(s *Snapshot, ps []prepared, qt *queryText, intent Intent, all []scored) []scored {
+func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
+	words := qt.all
+	if p.Verb != "" {
+		// The verb may be the control's name: "Select the red-eye" is the card's Select button.
+		words = append(words[:len(words):len(words)], stem(p.Verb))
+	}
 	return handOnFromText(s, ps, all, true, "; names the control after it", func(c scored) (int, float64, string) {
 		e := c.Element
-		k := controlOf(s, ps, e.ID, intent, qt.all)
+		k := controlOf(s, ps, e.ID, intent, words)
 		if k < 0 {
 			return -1, 0, ""
 		}
@@ -1578,6 +1587,20 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 		}
 		if first < 0 {
 			first = k
+		}
+	}
+	if card := topItem(s, e.Item); len(rest) > 0 && card != 0 {
+		// Further on in the card that holds the text, a control that says the rest: "Select
+		// the red-eye" is the Select button at the foot of the flight card whose first block
+		// says Red-eye, past its times, airline, stops and price.
+		for k := l + controlReach; k < min(end, l+4*controlReach); k++ {
+			c := &s.Elements[k]
+			if sharedItem(s, c.Item, card) != card {
+				break
+			}
+			if c.Visible && !c.Covered && fitFor(c, intent) && c.Role != "label" && ownsAny(&ps[k], words) {
+				return k
+			}
 		}
 	}
 	return first

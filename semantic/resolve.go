@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rodeo-run/rodeo/errs"
 )
@@ -451,6 +452,14 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	kinds = mergeStyledRuns(kinds, lists, cellsPerItem(s))
 	words := descWords(p)
 	item, head := stem(p.Item), stem(p.Head)
+	// A column may be named by the role word too: "the third track's title" is the cell under
+	// Title, though a title alone would be a heading.
+	colWords := words
+	if len(words) == 0 {
+		for _, w := range p.RoleWords {
+			colWords = append(colWords, tokens(w)...)
+		}
+	}
 	local := func(i int) (float64, string) {
 		pe, e := &ps[i], &s.Elements[i]
 		l, why := 0.0, ""
@@ -467,11 +476,11 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 				break
 			}
 		}
-		if len(pe.col) > 0 && len(words) > 0 {
+		if len(pe.col) > 0 && len(colWords) > 0 {
 			// Its column's header or its group's label: "Total" for "the line total".
-			o := overlap(words, pe.col)
-			if head != "" && contains(pe.col, head) {
-				o = max(o, 0.8) // the head noun says what it is
+			o := overlap(colWords, pe.col)
+			if head != "" && contains(pe.col, head) || len(words) == 0 && o > 0 {
+				o = max(o, 0.8) // the head noun (or the role word) says what it is
 			}
 			if o > 0 {
 				l += 0.35 * o
@@ -493,8 +502,27 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	}
 	var best scored
 	bestScore, bestOf := 0.25, 0 // below this, nothing in the container says X
+	// Lists whose items are titled by the item noun, where no class names it: "the second
+	// reference's phone" counts the blocks titled "Reference 1", "Reference 2", not every
+	// block alike (the landlord's before them), and no other list.
+	titled := map[string][]int{}
+	if item != "" {
+		for _, kind := range kinds {
+			if t := titledBy(s, ps, dataRows(s, lists[kind], members), members, item); len(t) > 1 {
+				titled[kind] = t
+			}
+		}
+	}
 	for _, kind := range kinds {
-		items := lists[kind]
+		items := dataRows(s, lists[kind], members)
+		bonus := 0.0
+		if item != "" && (strings.Contains(strings.ToLower(kind), item) || kindAbbreviates(kind, item)) {
+			bonus = 0.15 // "the second job" in li.job, "the last activity" in li.act
+		} else if t, ok := titled[kind]; ok {
+			items, bonus = t, 0.15
+		} else if len(titled) > 0 {
+			continue
+		}
 		k := n - 1
 		if n < 0 {
 			k = len(items) + n
@@ -507,10 +535,6 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			// thing, not a list to count over.
 			continue
 		}
-		bonus := 0.0
-		if item != "" && (strings.Contains(strings.ToLower(kind), item) || kindAbbreviates(kind, item)) {
-			bonus = 0.15 // "the second job" in li.job, "the last activity" in li.act
-		}
 		for _, i := range members[items[k]] {
 			e := &s.Elements[i]
 			if !e.Visible || e.Covered || (intent == IntentClick || intent == IntentType) && !fitFor(e, intent) {
@@ -519,6 +543,9 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			l, why := local(i)
 			if e.Item == items[k] {
 				l += 0.05 // the container's own, not a nested list's ("the second story" of a page that is one big row)
+			}
+			if ps[i].descendants > 0 {
+				l -= 0.03 // a cell's first part, not the cell: the title, not the title and its artist
 			}
 			if l+bonus > bestScore+tieEpsilon {
 				bestScore, bestOf = l+bonus, len(items)
@@ -644,4 +671,42 @@ func joinWhy(a, b string) string {
 		return b
 	}
 	return a + "; " + b
+}
+
+// titledBy returns the items whose members include a short plain text that says the item
+// noun: a form's repeated blocks are titled "Reference 1", "Reference 2" where no class says
+// what they are.
+func titledBy(s *Snapshot, ps []prepared, items []int, members map[int][]int, item string) []int {
+	if item == "" {
+		return nil
+	}
+	var out []int
+	for _, it := range items {
+		for _, i := range members[it] {
+			e := &s.Elements[i]
+			if !e.Interactive && !e.Editable && ps[i].descendants == 0 && utf8.RuneCountInString(e.Name) <= 30 && ownsAny(&ps[i], []string{item}) {
+				out = append(out, it)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// dataRows is items without the header rows of a grid whose rows are all alike: "the third
+// track" is the third row under the header, not the third row.
+func dataRows(s *Snapshot, items []int, members map[int][]int) []int {
+	for j, it := range items {
+		if !slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) }) {
+			continue
+		}
+		out := slices.Clone(items[:j])
+		for _, it := range items[j+1:] {
+			if !slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) }) {
+				out = append(out, it)
+			}
+		}
+		return out
+	}
+	return items
 }

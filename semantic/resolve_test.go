@@ -855,3 +855,18 @@ func TestResolve_Idioms(t *testing.T) {
 		{"get rid of this report", IntentClick, "", "del-report"},
 	})
 }
+
+// TestResolve_LongListsAndCards: a row's control found by the row's words wherever the row is
+// in a long list of look-alikes (every Unblock scores alike; the 93rd row's handle says which);
+// a card's control named by the instruction's verb past the card's other blocks ("Select the
+// red-eye"); a grid's column named by the role word ("the third track's title" is under
+// Title, no heading); repeated blocks counted by the noun that titles them ("the second
+// reference" is the block titled Reference 2, not the landlord's block before it).
+func TestResolve_LongListsAndCards(t *testing.T) {
+	runResolveCases(t, "longlists.html", []resolveCase{
+		{"unblock @felix.castillo", IntentClick, "", "ub-felix-castillo"},
+		{"Select the red-eye", IntentClick, "", "sel-2"},
+		{"the third track's title", IntentAny, "", "t3"},
+		{"the second reference's phone number", IntentType, "", "r2p"},
+	})
+}
