@@ -864,7 +864,7 @@ func TestResolve_Idioms(t *testing.T) {
 // reference" is the block titled Reference 2, not the landlord's block before it).
 func TestResolve_LongListsAndCards(t *testing.T) {
 	runResolveCases(t, "longlists.html", []resolveCase{
-		{"unblock @felix.castillo", IntentClick, "", "ub-felix-castillo"},
+		{"unblock @felix.castillo", IntentClick, "", "ub-92"},
 		{"Select the red-eye", IntentClick, "", "sel-2"},
 		{"the third track's title", IntentAny, "", "t3"},
 		{"the second reference's phone number", IntentType, "", "r2p"},
