@@ -24,6 +24,9 @@ type Parsed struct {
 	RoleWords []string
 	// Context are the words of an "in the cart summary" / "under Billing" phrase.
 	Context []string
+	// ContextBare says the context phrase has no article or possessive: "in metric", "in
+	// pounds", "in April" qualify what is asked for rather than say where it is.
+	ContextBare bool
 	// Ordinal is 1-based, -1 for last, -2 for second to last, 0 for none.
 	Ordinal int
 	// Attrs are attribute hints: placeholder, aria-label, title, alt, name, id, type, href.
@@ -224,6 +227,10 @@ var stopWords = map[string]bool{
 	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
 
+// determiners open a noun phrase that names a thing or place: "in the cart", "in my inbox".
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "my": true, "your": true, "our": true,
+	"their": true, "his": true, "her": true, "its": true, "this": true, "that": true, "these": true, "those": true}
+
 // contextPreps start an "in the cart summary" phrase.
 var contextPreps = map[string]bool{"in": true, "inside": true, "within": true, "under": true, "below": true, "beneath": true}
 
@@ -316,6 +323,7 @@ func Parse(description string) Parsed {
 					main = append(main, ctx[0])
 				}
 			} else if len(ctx) > 0 {
+				p.ContextBare = len(p.Context) == 0 && !determiners[words[i+1]]
 				p.Context = append(p.Context, ctx...)
 			}
 			i = j - 1

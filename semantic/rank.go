@@ -262,6 +262,7 @@ func rank(s *Snapshot, q Query, p *Parsed) []Candidate {
 func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
+	wordsInContext(ps, p)
 	qs := newQueryText(p)
 	qs.weigh(ps, s.Title)
 	all := scoreAll(ps, p, qs, intent)
@@ -2078,4 +2079,24 @@ func anyAlt(toks []string, alts []string) bool {
 		}
 	}
 	return false
+}
+
+// wordsInContext adds the words of p's bare "in X" phrase to its words when X is no section or
+// container of the page but an element says it: "show measurements in metric" is the
+// switch named Metric units, "show prices in pounds" the currency option that says pound, on
+// pages with no part called Metric or Pounds. ("in the cart" names a place by its article.)
+func wordsInContext(ps []prepared, p *Parsed) {
+	if len(p.Context) == 0 || !p.ContextBare {
+		return
+	}
+	var toks []string
+	for _, w := range p.Context {
+		toks = append(toks, tokens(w)...)
+	}
+	for i, n := range carrierCounts(ps, toks) {
+		if stopWords[toks[i]] || n == 0 || anyContext(ps, toks[i]) {
+			return
+		}
+	}
+	p.Words = append(p.Words, p.Context...)
 }

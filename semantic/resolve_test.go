@@ -870,3 +870,15 @@ func TestResolve_LongListsAndCards(t *testing.T) {
 		{"the second reference's phone number", IntentType, "", "r2p"},
 	})
 }
+
+// TestResolve_BareQualifiers: an "in X" phrase with no article qualifies what is asked for
+// when no part of the page is called X: "in metric" is the Metric units switch, "in pounds"
+// the option that says pound, "in April" the April row's amount; "in the cart" would still be
+// a place.
+func TestResolve_BareQualifiers(t *testing.T) {
+	runResolveCases(t, "qualifiers.html", []resolveCase{
+		{"show measurements in metric", IntentClick, "", "metric"},
+		{"show prices in pounds", IntentClick, "", "gbp"},
+		{"how much did I pay in April", IntentRead, "", "pay-apr"},
+	})
+}
