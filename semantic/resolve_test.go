@@ -874,11 +874,15 @@ func TestResolve_LongListsAndCards(t *testing.T) {
 // TestResolve_BareQualifiers: an "in X" phrase with no article qualifies what is asked for
 // when no part of the page is called X: "in metric" is the Metric units switch, "in pounds"
 // the option that says pound, "in April" the April row's amount; "in the cart" would still be
-// a place.
+// a place. A state word before a list's noun after "show" or "switch to" names the list's tab or
+// filter, not the page's link to the list.
 func TestResolve_BareQualifiers(t *testing.T) {
 	runResolveCases(t, "qualifiers.html", []resolveCase{
 		{"show measurements in metric", IntentClick, "", "metric"},
 		{"show prices in pounds", IntentClick, "", "gbp"},
 		{"how much did I pay in April", IntentRead, "", "pay-apr"},
+		// A list's tab named for the state it keeps, the list's noun after it.
+		{"show closed jobs", IntentClick, "", "tab-closed"},
+		{"switch to the archived projects", IntentClick, "", "tab-archived"},
 	})
 }

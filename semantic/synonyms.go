@@ -48,6 +48,9 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\s+my\b`), "only my"},
 	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\s+([\w'-]+(?:\s+[\w'-]+)?)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
 	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\b`), "only"},
+	// "switch to the resolved alerts", "show closed jobs": a list's tab or filter named for the
+	// state kept (Resolved, Closed), the list's noun after it saying where.
+	{regexp.MustCompile(`(?i)^\s*(?:show|switch to|go to|view|see)\s+(?:the\s+|my\s+)?([a-z]+ed|open|active|pending|unread|draft)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`), "${1}'s message"},
 }
