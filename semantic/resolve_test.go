@@ -884,5 +884,7 @@ func TestResolve_BareQualifiers(t *testing.T) {
 		// A list's tab named for the state it keeps, the list's noun after it.
 		{"show closed jobs", IntentClick, "", "tab-closed"},
 		{"switch to the archived projects", IntentClick, "", "tab-archived"},
+		// A percentage is a percent.
+		{"set the down payment percentage", IntentType, "", "dp-pct"},
 	})
 }

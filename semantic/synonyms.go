@@ -136,7 +136,7 @@ var wordAlternatives = map[string][]string{
 	"notes": {"description", "comment"}, "details": {"info", "information"}, "summary": {"overview"},
 	"overview": {"summary"}, "length": {"duration"}, "duration": {"length"}, "language": {"lang"},
 	"cutlery": {"utensils"}, "utensils": {"cutlery"}, "wishlist": {"save", "heart", "favorite"},
-	"support": {"help", "contact"}, "birthday": {"birth", "dob"},
+	"support": {"help", "contact"}, "birthday": {"birth", "dob"}, "percentage": {"percent", "pct"}, "percent": {"percentage", "pct"},
 	// Sizes, repeats and history.
 	"empty": {"clear"}, "bigger": {"large", "larger", "increase"}, "larger": {"large", "increase"},
 	"smaller": {"small", "decrease"}, "year": {"annual", "yearly"}, "annual": {"year", "yearly"}, "yearly": {"annual"},
