@@ -323,7 +323,9 @@ func valuesOf(s *Snapshot, ps []prepared, l int) []int {
 func valueOf(s *Snapshot, ps []prepared, l int) int {
 	e := &s.Elements[l]
 	// A button may be a label that explains itself when pressed ("Cleaning fee" opens what
-	// the fee is for): it labels the figure just after it on its line, nothing else.
+	// the fee is for): it labels the figure just after it on its line, or the one figure it
+	// shares a repeated line with (a price breakdown's lines put it at the far right), nothing
+	// else.
 	button := e.Interactive && e.Role == "button"
 	if e.Interactive && !button || e.Editable {
 		return -1
@@ -367,7 +369,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	if button {
-		if figureLike(vt) && len([]rune(lt)) <= 30 && besideOrUnder(e.Box, v.Box) {
+		if figureLike(vt) && len([]rune(lt)) <= 30 && (besideOrUnder(e.Box, v.Box) || pair) {
 			return innerValue(s, ps, end)
 		}
 		return -1

@@ -855,3 +855,13 @@ func TestResolve_Idioms(t *testing.T) {
 		{"get rid of this report", IntentClick, "", "del-report"},
 	})
 }
+
+// TestResolve_Questions2: questions and value look-ups whose answer is a figure on the page.
+// A price breakdown's line whose label is a button (it explains the fee when pressed) labels the
+// figure at the far end of its line.
+func TestResolve_Questions2(t *testing.T) {
+	runResolveCases(t, "questions2.html", []resolveCase{
+		{"the cleaning fee", IntentRead, "", "cleaning"},
+		{"how much are the taxes?", IntentRead, "", "taxes"},
+	})
+}
