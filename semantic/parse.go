@@ -351,6 +351,13 @@ func Parse(description string) Parsed {
 			i++
 			continue
 		}
+		if fareClass(main, i) {
+			// "how much is a First class ticket": a class of fare or travel, not the first of
+			// the classes.
+			p.Words = append(p.Words, w, "class")
+			i++
+			continue
+		}
 		if m := ordNumRe.FindStringSubmatch(w); m != nil && m[2] != "" && datey {
 			// "August 9th", "Thursday the 9th": a day of the month, not the ninth of anything.
 			p.Words = append(p.Words, m[2])
@@ -498,6 +505,18 @@ func Parse(description string) Parsed {
 		}
 	}
 	return p
+}
+
+// fareClass reports whether main[i] is the ordinal of a class of fare, seat or mail named
+// before a noun ("a first class ticket", "second class stamps"): a name, where "the second
+// class on Tuesday" counts classes.
+func fareClass(main []string, i int) bool {
+	switch main[i] {
+	case "first", "second", "third":
+	default:
+		return false
+	}
+	return i+2 < len(main) && main[i+1] == "class" && contentWord(main[i+2])
 }
 
 // lastAdverbs follow a "last" that says when, not which: "last changed", "last seen".

@@ -863,5 +863,6 @@ func TestResolve_Questions2(t *testing.T) {
 	runResolveCases(t, "questions2.html", []resolveCase{
 		{"the cleaning fee", IntentRead, "", "cleaning"},
 		{"how much are the taxes?", IntentRead, "", "taxes"},
+		{"how much is a First class ticket?", IntentRead, "", "fare-first"},
 	})
 }
