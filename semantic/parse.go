@@ -221,6 +221,7 @@ var stopWords = map[string]bool{
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
+	"ll": true, "ve": true, // "I'll", "we've": what a contraction leaves of its verb
 	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
 
@@ -970,6 +971,15 @@ var npBreaks = map[string]bool{
 	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
 }
 
+// clauseSubjects start a clause after the noun they follow: "the total I'll be charged" is a
+// total, "the rent I pay" a rent. After an auxiliary ("do I need sponsorship") they are the
+// question's own subject, and the noun comes after.
+var clauseSubjects = map[string]bool{"i": true, "we": true}
+
+// auxiliaries put a question's subject after them: "do I need", "did we order".
+var auxiliaries = map[string]bool{"do": true, "does": true, "did": true, "will": true, "would": true, "can": true,
+	"could": true, "should": true, "shall": true, "may": true, "must": true, "am": true, "have": true, "has": true, "had": true}
+
 // possessor returns the salient words before a possessive "s" token that has words after it.
 // Past a preposition after the head, only the phrase's: "my pace on this morning's run" is the
 // run's pace, and its possessor is this morning, not the pace.
@@ -1066,11 +1076,13 @@ func headOf(main []string) string {
 		return main[0]
 	}
 	last := ""
-	for _, w := range main {
+	for i, w := range main {
 		switch {
 		case w == "s":
 			last = "" // a possessive: the head is in the phrase after it
 		case npBreaks[w]:
+			return last
+		case clauseSubjects[w] && last != "" && !auxiliaries[main[i-1]]:
 			return last
 		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w]:
 		case roleWords[w] != nil:
