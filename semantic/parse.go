@@ -969,6 +969,7 @@ var verbHeads = map[string]bool{
 var npBreaks = map[string]bool{
 	"of": true, "for": true, "on": true, "in": true, "with": true, "to": true, "from": true, "under": true, "about": true,
 	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
+	"per": true, // "calories per slice" are calories
 }
 
 // clauseSubjects start a clause after the noun they follow: "the total I'll be charged" is a

@@ -860,12 +860,14 @@ func TestResolve_Idioms(t *testing.T) {
 // A price breakdown's line whose label is a button (it explains the fee when pressed) labels the
 // figure at the far end of its line. "a First class ticket" is a fare class, not the first of
 // anything. "the total I'll be charged" is a total: the clause after the noun says nothing of
-// which element, nor does the "'ll" of its contraction.
+// which element, nor does the "'ll" of its contraction. "Essentials per line" is Essentials' price:
+// what follows "per" is the unit, not the head.
 func TestResolve_Questions2(t *testing.T) {
 	runResolveCases(t, "questions2.html", []resolveCase{
 		{"the cleaning fee", IntentRead, "", "cleaning"},
 		{"how much are the taxes?", IntentRead, "", "taxes"},
 		{"how much is a First class ticket?", IntentRead, "", "fare-first"},
 		{"what's the total I'll be charged", IntentRead, "", "due-today"},
+		{"how much is Essentials per line?", IntentRead, "", "plan-ess"},
 	})
 }
