@@ -57,7 +57,8 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	if intent == IntentClick || intent == IntentType {
 		all = handLabelToControl(s, ps, qt, intent, all)
 	} else {
-		if p.Kind == "count" || p.Kind == "figure" {
+		if p.Kind == "count" || p.Kind == "figure" || p.Kind == "" && intent == IntentRead {
+			// Reading "calories per slice" off a tile "<b>318</b> Calories" reads the figure.
 			all = handToFigure(s, ps, qt.words, all)
 		}
 		all = handLabelToKind(s, ps, p, all)

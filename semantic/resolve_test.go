@@ -861,7 +861,8 @@ func TestResolve_Idioms(t *testing.T) {
 // figure at the far end of its line. "a First class ticket" is a fare class, not the first of
 // anything. "the total I'll be charged" is a total: the clause after the noun says nothing of
 // which element, nor does the "'ll" of its contraction. "Essentials per line" is Essentials' price:
-// what follows "per" is the unit, not the head.
+// what follows "per" is the unit, not the head. A nutrition tile's "<b>412</b>Calories", its
+// figure laid out as a block, reads "412 Calories", and reading it reads the figure.
 func TestResolve_Questions2(t *testing.T) {
 	runResolveCases(t, "questions2.html", []resolveCase{
 		{"the cleaning fee", IntentRead, "", "cleaning"},
@@ -869,5 +870,6 @@ func TestResolve_Questions2(t *testing.T) {
 		{"how much is a First class ticket?", IntentRead, "", "fare-first"},
 		{"what's the total I'll be charged", IntentRead, "", "due-today"},
 		{"how much is Essentials per line?", IntentRead, "", "plan-ess"},
+		{"calories per serving", IntentRead, "", "kcal"},
 	})
 }
