@@ -862,7 +862,8 @@ func TestResolve_Idioms(t *testing.T) {
 // anything. "the total I'll be charged" is a total: the clause after the noun says nothing of
 // which element, nor does the "'ll" of its contraction. "Essentials per line" is Essentials' price:
 // what follows "per" is the unit, not the head. A nutrition tile's "<b>412</b>Calories", its
-// figure laid out as a block, reads "412 Calories", and reading it reads the figure.
+// figure laid out as a block, reads "412 Calories", and reading it reads the figure. "How long"
+// is not answered by a time of day ("9:40 AM – 3:31 PM").
 func TestResolve_Questions2(t *testing.T) {
 	runResolveCases(t, "questions2.html", []resolveCase{
 		{"the cleaning fee", IntentRead, "", "cleaning"},
@@ -871,5 +872,6 @@ func TestResolve_Questions2(t *testing.T) {
 		{"what's the total I'll be charged", IntentRead, "", "due-today"},
 		{"how much is Essentials per line?", IntentRead, "", "plan-ess"},
 		{"calories per serving", IntentRead, "", "kcal"},
+		{"how long is the Delta flight that leaves at 9:40?", IntentRead, "", "dur-dl"},
 	})
 }
