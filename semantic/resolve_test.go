@@ -863,7 +863,8 @@ func TestResolve_Idioms(t *testing.T) {
 // which element, nor does the "'ll" of its contraction. "Essentials per line" is Essentials' price:
 // what follows "per" is the unit, not the head. A nutrition tile's "<b>412</b>Calories", its
 // figure laid out as a block, reads "412 Calories", and reading it reads the figure. "How long"
-// is not answered by a time of day ("9:40 AM – 3:31 PM").
+// is not answered by a time of day ("9:40 AM – 3:31 PM"). The time in "⏱ <span>08:15</span> left"
+// is the span.
 func TestResolve_Questions2(t *testing.T) {
 	runResolveCases(t, "questions2.html", []resolveCase{
 		{"the cleaning fee", IntentRead, "", "cleaning"},
@@ -873,5 +874,6 @@ func TestResolve_Questions2(t *testing.T) {
 		{"how much is Essentials per line?", IntentRead, "", "plan-ess"},
 		{"calories per serving", IntentRead, "", "kcal"},
 		{"how long is the Delta flight that leaves at 9:40?", IntentRead, "", "dur-dl"},
+		{"how much time is left?", IntentRead, "", "qz-clock"},
 	})
 }
