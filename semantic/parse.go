@@ -651,7 +651,7 @@ func stripInstruction(s string, p *Parsed) string {
 var (
 	// questionRe matches a target asked as a question: "how long is the appointment", "when
 	// does the sale end", "who reported this bug", "where do I type my message".
-	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
+	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much\s+time|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
@@ -668,7 +668,7 @@ var (
 // questionKinds are the value kinds a question word asks for, and words it stands for that a
 // page may use as a label ("how heavy" is the weight).
 var questionKinds = map[string]struct{ kind, word string }{
-	"how much": {"figure", ""}, "how much money": {"price", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
+	"how much": {"figure", ""}, "how much money": {"price", ""}, "how much time": {"time", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
 	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
 	"how tall": {"measure", "height"}, "how high": {"measure", "height"}, "how wide": {"measure", "width"},
@@ -789,6 +789,10 @@ func question(s string, p *Parsed) (string, bool) {
 	case "where", "when", "why":
 		// Pages label with these words too ("Where to?", "When").
 		rest = q + " " + rest
+	case "how much time":
+		// "how much time is left": a duration, as "how long" asks, that pages label "Time
+		// remaining".
+		rest = "time " + rest
 	}
 	return rest, true
 }

@@ -877,3 +877,11 @@ func TestResolve_Questions2(t *testing.T) {
 		{"how much time is left?", IntentRead, "", "qz-clock"},
 	})
 }
+
+// TestResolve_Questions3: "how much time" asks for a duration as "how long" does, not the Time
+// field of a booking (a time of day).
+func TestResolve_Questions3(t *testing.T) {
+	runResolveCases(t, "questions3.html", []resolveCase{
+		{"how much time is left on the table hold?", IntentRead, "", "hold-t"},
+	})
+}
