@@ -224,6 +224,7 @@ var stopWords = map[string]bool{
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
+	"ll": true, "ve": true, // "I'll", "we've": what a contraction leaves of its verb
 	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
 
@@ -356,6 +357,13 @@ func Parse(description string) Parsed {
 		}
 		if (w == "first" || w == "last") && i+1 < len(main) && main[i+1] == "name" {
 			p.Words = append(p.Words, w, "name")
+			i++
+			continue
+		}
+		if fareClass(main, i) {
+			// "how much is a First class ticket": a class of fare or travel, not the first of
+			// the classes.
+			p.Words = append(p.Words, w, "class")
 			i++
 			continue
 		}
@@ -508,6 +516,18 @@ func Parse(description string) Parsed {
 	return p
 }
 
+// fareClass reports whether main[i] is the ordinal of a class of fare, seat or mail named
+// before a noun ("a first class ticket", "second class stamps"): a name, where "the second
+// class on Tuesday" counts classes.
+func fareClass(main []string, i int) bool {
+	switch main[i] {
+	case "first", "second", "third":
+	default:
+		return false
+	}
+	return i+2 < len(main) && main[i+1] == "class" && contentWord(main[i+2])
+}
+
 // lastAdverbs follow a "last" that says when, not which: "last changed", "last seen".
 var lastAdverbs = map[string]bool{"changed": true, "modified": true, "updated": true, "edited": true, "seen": true,
 	"active": true, "login": true, "logged": true, "visit": true, "visited": true, "used": true, "synced": true,
@@ -639,7 +659,7 @@ func stripInstruction(s string, p *Parsed) string {
 var (
 	// questionRe matches a target asked as a question: "how long is the appointment", "when
 	// does the sale end", "who reported this bug", "where do I type my message".
-	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
+	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much\s+time|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
@@ -656,7 +676,7 @@ var (
 // questionKinds are the value kinds a question word asks for, and words it stands for that a
 // page may use as a label ("how heavy" is the weight).
 var questionKinds = map[string]struct{ kind, word string }{
-	"how much": {"figure", ""}, "how much money": {"price", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
+	"how much": {"figure", ""}, "how much money": {"price", ""}, "how much time": {"time", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
 	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
 	"how tall": {"measure", "height"}, "how high": {"measure", "height"}, "how wide": {"measure", "width"},
@@ -777,6 +797,10 @@ func question(s string, p *Parsed) (string, bool) {
 	case "where", "when", "why":
 		// Pages label with these words too ("Where to?", "When").
 		rest = q + " " + rest
+	case "how much time":
+		// "how much time is left": a duration, as "how long" asks, that pages label "Time
+		// remaining".
+		rest = "time " + rest
 	}
 	return rest, true
 }
@@ -957,7 +981,17 @@ var verbHeads = map[string]bool{
 var npBreaks = map[string]bool{
 	"of": true, "for": true, "on": true, "in": true, "with": true, "to": true, "from": true, "under": true, "about": true,
 	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
+	"per": true, // "calories per slice" are calories
 }
+
+// clauseSubjects start a clause after the noun they follow: "the total I'll be charged" is a
+// total, "the rent I pay" a rent. After an auxiliary ("do I need sponsorship") they are the
+// question's own subject, and the noun comes after.
+var clauseSubjects = map[string]bool{"i": true, "we": true}
+
+// auxiliaries put a question's subject after them: "do I need", "did we order".
+var auxiliaries = map[string]bool{"do": true, "does": true, "did": true, "will": true, "would": true, "can": true,
+	"could": true, "should": true, "shall": true, "may": true, "must": true, "am": true, "have": true, "has": true, "had": true}
 
 // possessor returns the salient words before a possessive "s" token that has words after it.
 // Past a preposition after the head, only the phrase's: "my pace on this morning's run" is the
@@ -1055,11 +1089,13 @@ func headOf(main []string) string {
 		return main[0]
 	}
 	last := ""
-	for _, w := range main {
+	for i, w := range main {
 		switch {
 		case w == "s":
 			last = "" // a possessive: the head is in the phrase after it
 		case npBreaks[w]:
+			return last
+		case clauseSubjects[w] && last != "" && !auxiliaries[main[i-1]]:
 			return last
 		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w]:
 		case roleWords[w] != nil:

@@ -1011,7 +1011,10 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	}
 
 	if ks := kindShapes[p.Kind]; ks != 0 {
-		if pe.shape&ks != 0 {
+		if p.Kind == "time" && p.KindStrict && pe.shape&shapeClock != 0 && meridiem(pe.norm[textField]) {
+			// "how long is the flight": "9:40 AM – 6:19 PM" says when, not how long.
+			d -= 0.55
+		} else if pe.shape&ks != 0 {
 			b := valueBonus(pe, 0.35, 0.25, 0.1)
 			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
 				b *= 0.7 // a clock time stands for a date less well than a day does
@@ -1067,6 +1070,31 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		}
 	}
 	return d, fits
+}
+
+// meridiem reports whether normalized text s has a time of day with its "am" or "pm" ("9:40
+// am", "6pm", "9:14 a.m."): a clock, not a duration.
+func meridiem(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigitByte(s[i]) {
+			continue
+		}
+		k := i + 1
+		if k < len(s) && s[k] == ' ' {
+			k++
+		}
+		if k >= len(s) || s[k] != 'a' && s[k] != 'p' {
+			continue
+		}
+		k++
+		if k < len(s) && s[k] == '.' {
+			k++
+		}
+		if k < len(s) && s[k] == 'm' && (k+1 == len(s) || !isLetterByte(s[k+1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasFigureWord reports whether s has a word that starts with a digit: "12 records", not "IPv4".

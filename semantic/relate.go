@@ -57,8 +57,10 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	if intent == IntentClick || intent == IntentType {
 		all = handLabelToControl(s, ps, p, qt, intent, all)
 	} else {
-		if p.Kind == "count" || p.Kind == "figure" {
-			all = handToFigure(s, ps, qt.words, all)
+		if p.Kind == "count" || p.Kind == "figure" || intent == IntentRead {
+			// Reading "calories per slice" off a tile "<b>318</b> Calories" reads the figure,
+			// and "how much time is left" off "⏱ <span>12:41</span> left" the time.
+			all = handToFigure(s, ps, qt.words, all, p.Kind != "count" && p.Kind != "figure")
 		}
 		all = handLabelToKind(s, ps, p, all)
 	}
@@ -119,8 +121,10 @@ func handToControl(s *Snapshot, ps []prepared, all []scored) {
 // handToFigure hands a sentence's score to the figure inside it: "the number of pets
 // available" matches "<p><span>8</span> pets available</p>" as a whole, and the number is the
 // span. Only a sentence with one short child that holds a digit hands it on, or with one such
-// child that says what it counts ("received <b>58 bags</b> since <b>2023</b>").
-func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored) []scored {
+// child that says what it counts ("received <b>58 bags</b> since <b>2023</b>"). With byLead, a
+// figure its label leads ("Close date: <span>Aug 15</span>") is left to the label's own reading
+// (lead), which tells it from its look-alikes better than the line's words do.
+func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLead bool) []scored {
 	at := indexByID(all)
 	n := len(all)
 	for i := 0; i < n; i++ {
@@ -157,6 +161,11 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored) []sc
 		}
 		if fig < 0 {
 			continue
+		}
+		if byLead {
+			if before, _, ok := strings.Cut(e.Text, s.Elements[fig].Text); ok && strings.HasSuffix(strings.TrimSpace(before), ":") {
+				continue
+			}
 		}
 		sc := round3(all[i].Score + 0.01)
 		why := "the figure in " + clip(e.Text, 40) + "; " + all[i].Why
@@ -323,7 +332,9 @@ func valuesOf(s *Snapshot, ps []prepared, l int) []int {
 func valueOf(s *Snapshot, ps []prepared, l int) int {
 	e := &s.Elements[l]
 	// A button may be a label that explains itself when pressed ("Cleaning fee" opens what
-	// the fee is for): it labels the figure just after it on its line, nothing else.
+	// the fee is for): it labels the figure just after it on its line, or the one figure it
+	// shares a repeated line with (a price breakdown's lines put it at the far right), nothing
+	// else.
 	button := e.Interactive && e.Role == "button"
 	if e.Interactive && !button || e.Editable {
 		return -1
@@ -367,7 +378,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return -1
 	}
 	if button {
-		if figureLike(vt) && len([]rune(lt)) <= 30 && besideOrUnder(e.Box, v.Box) {
+		if figureLike(vt) && len([]rune(lt)) <= 30 && (besideOrUnder(e.Box, v.Box) || pair) {
 			return innerValue(s, ps, end)
 		}
 		return -1

@@ -888,3 +888,33 @@ func TestResolve_BareQualifiers(t *testing.T) {
 		{"set the down payment percentage", IntentType, "", "dp-pct"},
 	})
 }
+
+// TestResolve_Questions2: questions and value look-ups whose answer is a figure on the page.
+// A price breakdown's line whose label is a button (it explains the fee when pressed) labels the
+// figure at the far end of its line. "a First class ticket" is a fare class, not the first of
+// anything. "the total I'll be charged" is a total: the clause after the noun says nothing of
+// which element, nor does the "'ll" of its contraction. "Essentials per line" is Essentials' price:
+// what follows "per" is the unit, not the head. A nutrition tile's "<b>412</b>Calories", its
+// figure laid out as a block, reads "412 Calories", and reading it reads the figure. "How long"
+// is not answered by a time of day ("9:40 AM – 3:31 PM"). The time in "⏱ <span>08:15</span> left"
+// is the span.
+func TestResolve_Questions2(t *testing.T) {
+	runResolveCases(t, "questions2.html", []resolveCase{
+		{"the cleaning fee", IntentRead, "", "cleaning"},
+		{"how much are the taxes?", IntentRead, "", "taxes"},
+		{"how much is a First class ticket?", IntentRead, "", "fare-first"},
+		{"what's the total I'll be charged", IntentRead, "", "due-today"},
+		{"how much is Essentials per line?", IntentRead, "", "plan-ess"},
+		{"calories per serving", IntentRead, "", "kcal"},
+		{"how long is the Delta flight that leaves at 9:40?", IntentRead, "", "dur-dl"},
+		{"how much time is left?", IntentRead, "", "qz-clock"},
+	})
+}
+
+// TestResolve_Questions3: "how much time" asks for a duration as "how long" does, not the Time
+// field of a booking (a time of day).
+func TestResolve_Questions3(t *testing.T) {
+	runResolveCases(t, "questions3.html", []resolveCase{
+		{"how much time is left on the table hold?", IntentRead, "", "hold-t"},
+	})
+}

@@ -409,6 +409,11 @@ func TestSnap_LineBreaksPartWords(t *testing.T) {
 			t.Errorf("#%s: %+v, want text %q", id, e, want)
 		}
 	}
+	// And after it: a tile's figure laid out as a block before its label ("<b>412</b>Calories").
+	_, s = snapFixture(t, "questions2.html")
+	if e := byID(s, "kcal-tile"); e == nil || e.Text != "412 Calories" {
+		t.Errorf("#kcal-tile: %+v, want text %q", e, "412 Calories")
+	}
 }
 
 // TestSnap_RowHeaders: a th heads its row when its scope says so or when it sits among a body

@@ -147,7 +147,13 @@ function (KEY) {
     if (block) tOut += ' ';
     const sr = c.shadowRoot;
     if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); } else tWalk(c);
-    if (block) tOut += ' ';
+    // Words run together after it too: a stat tile's "<b>318</b>Calories" with b laid out as a
+    // block reads "318 Calories".
+    if (block || wordEnd(tOut) && wordStart(c.nextSibling) && laidOutAsBlock(c)) tOut += ' ';
+  }
+  function wordStart(n) {
+    const t = !n ? '' : n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent : '';
+    return t !== '' && wordEnd(t[0]);
   }
   function wordEnd(t) {
     const n = t.length;
