@@ -71,6 +71,7 @@ func fieldIndex(name string) int {
 // Indexes of the fields the ranker looks at one by one.
 var (
 	textField   = fieldIndex("text")
+	valueField  = fieldIndex("value")
 	idField     = fieldIndex("id attribute")
 	classField  = fieldIndex("class")
 	testIDField = fieldIndex("test id")

@@ -90,6 +90,13 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 			return res, nil
 		}
 		all := append([]scored{top}, tied...)
+		if one := breakTie(s, &p, q.Description, all); len(one) == 1 {
+			// The description says which in words the score weighs too little: sure enough to
+			// act, not so sure that a model, when there is one, is not asked.
+			res := resolution(one[0], 0.45, one[0].Why+"; of "+strconv.Itoa(len(all))+" alike, the one the description tells apart")
+			res.RunnersUp = runnersUp(sc, one[0].Element.ID)
+			return res, nil
+		}
 		sort.SliceStable(all, func(i, j int) bool { return all[i].Element.ID < all[j].Element.ID })
 		return Resolution{}, errs.E(errs.AmbiguousTarget,
 			"%q matches %d elements equally well: %s; say which with match \"first\", \"last\" or a number (1, 2...), or describe it more precisely",

@@ -855,3 +855,20 @@ func TestResolve_Idioms(t *testing.T) {
 		{"get rid of this report", IntentClick, "", "del-report"},
 	})
 }
+
+// TestResolve_Ties: a tie the description settles in words the score weighs too little. "zoom
+// in on the map" says the name "Zoom in" word for word, stop words included; "skip" is Next and
+// "start" From (one of a pair of opposites); "in pounds" is the lb field, not the oz one; an
+// identifier written in full ("redis-cart-0") is its row's; "my resume" is the Attach button
+// whose id says resume.
+func TestResolve_Ties(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"zoom in on the map", IntentClick, "", "zoom-in"},
+		{"zoom out", IntentClick, "", "zoom-out"},
+		{"skip this song", IntentClick, "", "next"},
+		{"set when quiet hours start", IntentType, "", "qh-from"},
+		{"the package weight in pounds", IntentType, "", "wt-lb"},
+		{"the bin icon for redis-cart-0", IntentClick, "", "del-0"},
+		{"upload my resume", IntentClick, "", "resume-btn"},
+	})
+}
