@@ -872,3 +872,16 @@ func TestResolve_Ties(t *testing.T) {
 		{"upload my resume", IntentClick, "", "resume-btn"},
 	})
 }
+
+// TestResolve_IconPictures: an icon named by its picture. A button or link that shows no words
+// is an icon ("the gear icon" is the bare button labelled Class settings, not the Settings
+// link); a star is a watchlist as well as a favourite, a bookmark a wishlist, and a paper plane
+// the send button.
+func TestResolve_IconPictures(t *testing.T) {
+	runResolveCases(t, "icon-controls.html", []resolveCase{
+		{"the gear icon", IntentClick, "", "class-settings"},
+		{"the star icon", IntentClick, "", "watch"},
+		{"the bookmark icon", IntentClick, "", "wishlist"},
+		{"the paper plane button", IntentClick, "", "send"},
+	})
+}

@@ -32,6 +32,8 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
+	// A paper plane is the send button of a chat or a composer.
+	{regexp.MustCompile(`(?i)\bpaper ?(?:air)?plane\b`), "send"},
 	// Phrasal verbs for the actions pages name in one word.
 	{regexp.MustCompile(`(?i)\bget rid of\b`), "delete"},
 	{regexp.MustCompile(`(?i)\btake away\b`), "remove"},
@@ -66,7 +68,7 @@ var wordAlternatives = map[string][]string{
 	"trash": {"delete", "bin", "remove"}, "bin": {"trash", "delete"},
 	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
 	"heart": {"wishlist", "favorite", "favourite", "like", "save"},
-	"star":  {"favorite", "favourite"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
+	"star":  {"favorite", "favourite", "watchlist"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
 	"like": {"heart", "favorite"}, "pencil": {"edit"},
 	"plus": {"increase", "add", "more"}, "minus": {"decrease", "remove", "fewer", "less"},
 	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less"},
@@ -85,7 +87,7 @@ var wordAlternatives = map[string][]string{
 	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
-	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save"}, "save": {"bookmark"},
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark"},
 	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
