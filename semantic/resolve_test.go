@@ -885,3 +885,13 @@ func TestResolve_IconPictures(t *testing.T) {
 		{"the paper plane button", IntentClick, "", "send"},
 	})
 }
+
+// TestResolve_NextTo: "the info icon next to the panoramic roof" is the icon in the row that
+// says it, as "for" would say; an arrow beside a button is its split button's "More ...
+// options".
+func TestResolve_NextTo(t *testing.T) {
+	runResolveCases(t, "icon-controls.html", []resolveCase{
+		{"the info icon next to the panoramic roof", IntentClick, "", "info-roof"},
+		{"the arrow next to Create campaign", IntentClick, "", "create-more"},
+	})
+}

@@ -32,6 +32,8 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
+	// "the info icon next to Hotspot Boost": what it is next to says which, as "for" does.
+	{regexp.MustCompile(`(?i)\bnext to\b`), "for"},
 	// A paper plane is the send button of a chat or a composer.
 	{regexp.MustCompile(`(?i)\bpaper ?(?:air)?plane\b`), "send"},
 	// Phrasal verbs for the actions pages name in one word.
@@ -97,7 +99,10 @@ var wordAlternatives = map[string][]string{
 	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
 	"more": {"ellipsis", "dots", "actions", "kebab"}, "chat": {"message", "messages", "comment", "bubble"},
 	"bubble": {"chat", "message", "comment"}, "notification": {"bell"}, "notifications": {"bell"}, "edit": {"pencil", "pen"},
-	"help": {"question", "info"}, "info": {"information", "help"},
+	// A split button's arrow opens more of what it does ("More create options").
+	"arrow": {"caret", "chevron", "dropdown", "more"}, "caret": {"arrow", "chevron", "dropdown", "more"},
+	"chevron": {"arrow", "caret", "dropdown", "more"},
+	"help":    {"question", "info"}, "info": {"information", "help"},
 	"done": {"complete", "completed", "finished"}, "finished": {"complete", "done"},
 	"create": {"add", "new"}, "add": {"create", "new"}, "decline": {"reject", "deny", "refuse", "ignore", "delete"},
 	"reject": {"decline", "deny"}, "deny": {"reject", "decline"}, "accept": {"agree", "allow", "confirm", "approve"}, "agree": {"accept"},

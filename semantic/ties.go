@@ -29,7 +29,16 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored) []scored {
 		}
 		return out
 	}
-	cs := keep(all, func(c scored) bool { return namedVerbatim(c.Element, raw) })
+	// "the arrow next to Create campaign": the element named what it is next to is not it.
+	var poss []string
+	for _, w := range p.Possessor {
+		poss = append(poss, tokens(w)...)
+	}
+	cs := keep(all, func(c scored) bool {
+		name := ps[c.Element.ID].toks[0]
+		return len(poss) == 0 || len(name) == 0 || !allIn(name, poss)
+	})
+	cs = keep(cs, func(c scored) bool { return namedVerbatim(c.Element, raw) })
 	if len(cs) > 1 {
 		cs = byOpposites(cs, raw)
 	}
