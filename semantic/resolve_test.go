@@ -873,6 +873,15 @@ func TestResolve_Ties(t *testing.T) {
 	})
 }
 
+// TestResolve_NearTies: a control that carries every word of the description beats one close
+// ahead of it that needs a neighbour for some ("bump up the servings by one" is the Increase
+// servings button, not the Servings box it anchors).
+func TestResolve_NearTies(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"bump up the servings by one", IntentClick, "", "srv-inc"},
+	})
+}
+
 // TestResolve_IconPictures: an icon named by its picture. A button or link that shows no words
 // is an icon ("the gear icon" is the bare button labelled Class settings, not the Settings
 // link); a star is a watchlist as well as a favourite, a bookmark a wishlist, and a paper plane

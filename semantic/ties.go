@@ -14,7 +14,10 @@ import (
 // Amount box whose id says buy, not the cell Buy) or in its row or card ("view the flight
 // receipt": the View receipt link of the row that says Flight). Each test keeps only the
 // candidates that pass it when some do and some do not; it returns what is left.
-func breakTie(s *Snapshot, p *Parsed, desc string, all []scored) []scored {
+//
+// near is set for candidates that only come close to the best (nearBand): then the words test
+// keeps only a candidate that carries every description word itself.
+func breakTie(s *Snapshot, p *Parsed, desc string, all []scored, near bool) []scored {
 	raw := rawWords(desc)
 	ps := prepare(s)
 	keep := func(cs []scored, ok func(c scored) bool) []scored {
@@ -29,16 +32,23 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored) []scored {
 		}
 		return out
 	}
-	// "the arrow next to Create campaign": the element named what it is next to is not it.
 	var poss []string
 	for _, w := range p.Possessor {
 		poss = append(poss, tokens(w)...)
 	}
-	cs := keep(all, func(c scored) bool {
-		name := ps[c.Element.ID].toks[0]
-		return len(poss) == 0 || len(name) == 0 || !allIn(name, poss)
-	})
-	cs = keep(cs, func(c scored) bool { return namedVerbatim(c.Element, raw) })
+	cs := all
+	// The first two tests part a tie only. Of a near candidate they would undo the score:
+	// "reschedule Mateo's phone screen" reads "reschedule Mateo" as whose, yet the best is the
+	// Reschedule button, and "the data retention for Growth" writes the name of the row's key
+	// cell, the anchor of the value asked for.
+	if !near {
+		// "the arrow next to Create campaign": the element named what it is next to is not it.
+		cs = keep(cs, func(c scored) bool {
+			name := ps[c.Element.ID].toks[0]
+			return len(poss) == 0 || len(name) == 0 || !allIn(name, poss)
+		})
+		cs = keep(cs, func(c scored) bool { return namedVerbatim(c.Element, raw) })
+	}
 	if len(cs) > 1 {
 		cs = byOpposites(cs, raw)
 	}
@@ -47,7 +57,12 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored) []scored {
 			cs = keep(cs, func(c scored) bool { return carriesIdentifier(s, cs, c.Element, id) })
 		}
 	}
-	if len(cs) > 1 {
+	if len(cs) > 1 && near {
+		// Every word, whose it is included: "bump up the servings by one" is the Increase
+		// servings button, not the Servings box it anchors and that scores a little better.
+		words := append(tieWords(p), poss...)
+		cs = keep(cs, func(c scored) bool { return ownWords(&ps[c.Element.ID], words, true) == len(words) })
+	} else if len(cs) > 1 {
 		words := tieWords(p)
 		cs = mostWords(cs, func(c scored) int { return ownWords(&ps[c.Element.ID], words, true) })
 		if len(cs) > 1 {
