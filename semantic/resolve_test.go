@@ -873,6 +873,17 @@ func TestResolve_Ties(t *testing.T) {
 	})
 }
 
+// TestResolve_TiesInOrder: "sort the unit test scores from highest to lowest" says both sides
+// of high and low, and their order says which sort; "the checkout date" is the Checkout box,
+// not the Check-in box that starts the same.
+func TestResolve_TiesInOrder(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"sort the unit test scores from highest to lowest", IntentClick, "", "sort-desc"},
+		{"sort the scores from lowest to highest", IntentClick, "", "sort-asc"},
+		{"change the checkout date", IntentAny, "", "check-out"},
+	})
+}
+
 // TestResolve_NearTies: a control that carries every word of the description beats one close
 // ahead of it that needs a neighbour for some ("bump up the servings by one" is the Increase
 // servings button, not the Servings box it anchors).

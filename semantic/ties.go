@@ -84,7 +84,13 @@ func rawWords(s string) []string {
 // text, title, id and test id ("Zoom out", "btn-next").
 func ownWordsOf(e *Element) []string {
 	var out []string
-	for _, v := range []string{e.Name, e.Label, e.AriaLabel, e.Text, e.Title, e.Placeholder, splitIdent(e.IDAttr), splitIdent(e.TestID)} {
+	for _, v := range []string{e.Name, e.Label, e.AriaLabel, e.Text, e.Title, e.Placeholder} {
+		out = append(out, rawWords(v)...)
+		if strings.Contains(v, "-") {
+			out = append(out, rawWords(strings.ReplaceAll(v, "-", ""))...) // "Check-in" says checkin
+		}
+	}
+	for _, v := range []string{splitIdent(e.IDAttr), splitIdent(e.TestID)} {
 		out = append(out, rawWords(v)...)
 	}
 	return out
@@ -139,6 +145,7 @@ var opposites = [][][]string{
 	{{"km", "kilometre", "kilometres", "kilometer", "kilometers"}, {"mi", "mile", "miles"}},
 	{{"cm", "centimetre", "centimetres", "centimeter", "centimeters"}, {"inch", "inches"}, {"ft", "feet", "foot"}, {"mm", "millimetre", "millimetres", "millimeter", "millimeters"}},
 	{{"celsius"}, {"fahrenheit"}},
+	{{"checkin", "arrival", "arrive", "arriving"}, {"checkout", "departure", "depart", "departing", "leave", "leaving"}},
 }
 
 // byOpposites keeps, for each group of opposites of which the description says one side only,
@@ -161,11 +168,15 @@ func byOpposites(cs []scored, desc []string) []scored {
 		for k, sd := range group {
 			if says(desc, sd) {
 				if side >= 0 {
-					side = -2 // both sides: it says nothing of which
+					side = -2 // both sides: their order may say which
 					break
 				}
 				side = k
 			}
+		}
+		if side == -2 && len(group) == 2 {
+			cs, own = byOrder(cs, own, desc, group)
+			continue
 		}
 		if side < 0 {
 			continue
@@ -204,6 +215,47 @@ func byOpposites(cs []scored, desc []string) []scored {
 		}
 	}
 	return cs
+}
+
+// byOrder keeps, when the description says both sides of a pair of opposites, the candidates
+// that say them in the same order, when another says them the other way round: "sort the
+// scores from highest to lowest" is "Sort by grade: high to low", not "low to high".
+func byOrder(cs []scored, own [][]string, desc []string, pair [][]string) ([]scored, [][]string) {
+	first := func(words, side []string) int {
+		for i, w := range words {
+			if contains(side, w) {
+				return i
+			}
+		}
+		return -1
+	}
+	order := func(words []string) int {
+		a, b := first(words, pair[0]), first(words, pair[1])
+		switch {
+		case a < 0 || b < 0:
+			return 0
+		case a < b:
+			return 1
+		}
+		return -1
+	}
+	want := order(desc)
+	var out []scored
+	var nown [][]string
+	reversed := false
+	for i := range cs {
+		switch order(own[i]) {
+		case want:
+			out = append(out, cs[i])
+			nown = append(nown, own[i])
+		case -want:
+			reversed = true
+		}
+	}
+	if len(out) == 0 || !reversed {
+		return cs, own
+	}
+	return out, nown
 }
 
 // identifiers are the description's words that name one thing exactly: a word with a digit
