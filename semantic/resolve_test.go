@@ -880,7 +880,17 @@ func TestResolve_TiesInOrder(t *testing.T) {
 	runResolveCases(t, "ties.html", []resolveCase{
 		{"sort the unit test scores from highest to lowest", IntentClick, "", "sort-desc"},
 		{"sort the scores from lowest to highest", IntentClick, "", "sort-asc"},
-		{"change the checkout date", IntentAny, "", "check-out"},
+		{"change the checkout date", IntentType, "", "check-out"},
+	})
+}
+
+// TestResolve_TiesByKind: "the essay answer box" is the answer box that takes lines of text;
+// "view the flight receipt" is the receipt of the row whose category says Airfare (a select's
+// chosen option is what its row says).
+func TestResolve_TiesByKind(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"the essay answer box", IntentType, "", "q5-ans"},
+		{"view the flight receipt", IntentClick, "", "rc1"},
 	})
 }
 

@@ -117,7 +117,7 @@ var wordAlternatives = map[string][]string{
 	"book": {"reserve", "request"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
 	"vehicle": {"car"}, "car": {"vehicle"},
 	// Money and documents.
-	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"},
+	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
 	"fee": {"charge", "cost"}, "charge": {"fee", "amount"}, "total": {"sum", "amount"}, "custom": {"other"},
 	// Actions apps name differently.
 	"stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},

@@ -52,6 +52,10 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored, near bool) []sc
 	if len(cs) > 1 {
 		cs = byOpposites(cs, raw)
 	}
+	if len(cs) > 1 && saysLongText(raw) {
+		// "the essay answer box": of two answer boxes, the one that takes lines of text.
+		cs = keep(cs, func(c scored) bool { return c.Element.Tag == "textarea" })
+	}
 	if len(cs) > 1 {
 		for _, id := range identifiers(desc) {
 			cs = keep(cs, func(c scored) bool { return carriesIdentifier(s, cs, c.Element, id) })
@@ -215,6 +219,20 @@ func byOpposites(cs []scored, desc []string) []scored {
 		}
 	}
 	return cs
+}
+
+// longText are the words for what one writes in lines, not in a word or a figure.
+var longText = map[string]bool{"essay": true, "paragraph": true, "paragraphs": true, "explain": true, "explanation": true,
+	"describe": true, "story": true, "letter": true, "sentences": true, "multiline": true}
+
+// saysLongText reports whether the description asks for a place to write at length.
+func saysLongText(desc []string) bool {
+	for _, w := range desc {
+		if longText[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // byOrder keeps, when the description says both sides of a pair of opposites, the candidates
