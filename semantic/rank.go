@@ -71,6 +71,7 @@ func fieldIndex(name string) int {
 // Indexes of the fields the ranker looks at one by one.
 var (
 	textField   = fieldIndex("text")
+	valueField  = fieldIndex("value")
 	idField     = fieldIndex("id attribute")
 	classField  = fieldIndex("class")
 	testIDField = fieldIndex("test id")
@@ -837,9 +838,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			why = append(why, w)
 		}
 	}
-	// "the cart icon", "the trash icon": an icon shows a symbol, not words.
+	// "the cart icon", "the trash icon": an icon shows a symbol, not words. So does a button or
+	// link that shows none, named only by its aria-label, tooltip or icon font ("the gear
+	// icon" is the bare button labelled "Class settings", not the Settings link).
 	if contains(qt.roleWords, "icon") {
-		if strings.TrimSpace(e.Text) != "" && !strings.ContainsFunc(e.Text, unicode.IsLetter) || e.Tag == "svg" || e.Tag == "img" {
+		if strings.TrimSpace(e.Text) != "" && !strings.ContainsFunc(e.Text, unicode.IsLetter) || e.Tag == "svg" || e.Tag == "img" ||
+			e.Interactive && (e.Role == "button" || e.Role == "link") && strings.TrimSpace(e.Text) == "" && pe.descendants == 0 {
 			total += 0.15
 			why = append(why, "an icon")
 		}

@@ -91,10 +91,30 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 			return res, nil
 		}
 		all := append([]scored{top}, tied...)
+		if one := breakTie(s, &p, q.Description, all, false); len(one) == 1 {
+			// The description says which in words the score weighs too little: sure enough to
+			// act, not so sure that a model, when there is one, is not asked.
+			res := resolution(one[0], 0.45, one[0].Why+"; of "+strconv.Itoa(len(all))+" alike, the one the description tells apart")
+			res.RunnersUp = runnersUp(sc, one[0].Element.ID)
+			return res, nil
+		}
 		sort.SliceStable(all, func(i, j int) bool { return all[i].Element.ID < all[j].Element.ID })
 		return Resolution{}, errs.E(errs.AmbiguousTarget,
 			"%q matches %d elements equally well: %s; say which with match \"first\", \"last\" or a number (1, 2...), or describe it more precisely",
 			q.Description, len(all), list(all, 5))
+	}
+	// "bump up the servings by one": the Increase servings button, not the Servings box that
+	// it anchors and that comes out a little ahead. Only of a control to act on: a value read
+	// is often anchored by a label or a control that says every word ("the number of DNS
+	// records" is the count, not "Add DNS record").
+	if in := intentOf(q, &p); in == IntentClick || in == IntentType {
+		if near := nearTop(s, ok); len(near) > 0 {
+			if one := breakTie(s, &p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && one[0].Element.ID != top.Element.ID {
+				res := resolution(one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart")
+				res.RunnersUp = runnersUp(sc, one[0].Element.ID)
+				return res, nil
+			}
+		}
 	}
 	// The margin is over the best candidate that is not the same thing nested.
 	second := 0.0
@@ -131,6 +151,25 @@ func tiedWith(s *Snapshot, ok []scored) []scored {
 		}
 	}
 	return tied
+}
+
+// nearBand is how close to the best a candidate comes for the description's words to settle
+// between them (breakTie) although the score does not.
+const nearBand = 0.1
+
+// nearTop returns the candidates of ok (eligible, best first) that score within nearBand of the
+// best and are not the same thing nested in it.
+func nearTop(s *Snapshot, ok []scored) []scored {
+	var near []scored
+	for _, c := range ok[1:] {
+		if c.Score < ok[0].Score-nearBand {
+			break
+		}
+		if !related(s, ok[0].Element.ID, c.Element.ID) {
+			near = append(near, c)
+		}
+	}
+	return near
 }
 
 // ordinalOf is the Nth the query asks for: its match when that is a number, first or last, else

@@ -918,3 +918,73 @@ func TestResolve_Questions3(t *testing.T) {
 		{"how much time is left on the table hold?", IntentRead, "", "hold-t"},
 	})
 }
+
+// TestResolve_Ties: a tie the description settles in words the score weighs too little. "zoom
+// in on the map" says the name "Zoom in" word for word, stop words included; "skip" is Next and
+// "start" From (one of a pair of opposites); "in pounds" is the lb field, not the oz one; an
+// identifier written in full ("redis-cart-0") is its row's; "my resume" is the Attach button
+// whose id says resume.
+func TestResolve_Ties(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"zoom in on the map", IntentClick, "", "zoom-in"},
+		{"zoom out", IntentClick, "", "zoom-out"},
+		{"skip this song", IntentClick, "", "next"},
+		{"set when quiet hours start", IntentType, "", "qh-from"},
+		{"the package weight in pounds", IntentType, "", "wt-lb"},
+		{"the bin icon for redis-cart-0", IntentClick, "", "del-0"},
+		{"upload my resume", IntentClick, "", "resume-btn"},
+	})
+}
+
+// TestResolve_TiesInOrder: "sort the unit test scores from highest to lowest" says both sides
+// of high and low, and their order says which sort; "the checkout date" is the Checkout box,
+// not the Check-in box that starts the same.
+func TestResolve_TiesInOrder(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"sort the unit test scores from highest to lowest", IntentClick, "", "sort-desc"},
+		{"sort the scores from lowest to highest", IntentClick, "", "sort-asc"},
+		{"change the checkout date", IntentType, "", "check-out"},
+	})
+}
+
+// TestResolve_TiesByKind: "the essay answer box" is the answer box that takes lines of text;
+// "view the flight receipt" is the receipt of the row whose category says Airfare (a select's
+// chosen option is what its row says).
+func TestResolve_TiesByKind(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"the essay answer box", IntentType, "", "q5-ans"},
+		{"view the flight receipt", IntentClick, "", "rc1"},
+	})
+}
+
+// TestResolve_NearTies: a control that carries every word of the description beats one close
+// ahead of it that needs a neighbour for some ("bump up the servings by one" is the Increase
+// servings button, not the Servings box it anchors).
+func TestResolve_NearTies(t *testing.T) {
+	runResolveCases(t, "ties.html", []resolveCase{
+		{"bump up the servings by one", IntentClick, "", "srv-inc"},
+	})
+}
+
+// TestResolve_IconPictures: an icon named by its picture. A button or link that shows no words
+// is an icon ("the gear icon" is the bare button labelled Class settings, not the Settings
+// link); a star is a watchlist as well as a favourite, a bookmark a wishlist, and a paper plane
+// the send button.
+func TestResolve_IconPictures(t *testing.T) {
+	runResolveCases(t, "icon-controls.html", []resolveCase{
+		{"the gear icon", IntentClick, "", "class-settings"},
+		{"the star icon", IntentClick, "", "watch"},
+		{"the bookmark icon", IntentClick, "", "wishlist"},
+		{"the paper plane button", IntentClick, "", "send"},
+	})
+}
+
+// TestResolve_NextTo: "the info icon next to the panoramic roof" is the icon in the row that
+// says it, as "for" would say; an arrow beside a button is its split button's "More ...
+// options".
+func TestResolve_NextTo(t *testing.T) {
+	runResolveCases(t, "icon-controls.html", []resolveCase{
+		{"the info icon next to the panoramic roof", IntentClick, "", "info-roof"},
+		{"the arrow next to Create campaign", IntentClick, "", "create-more"},
+	})
+}

@@ -32,6 +32,10 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
+	// "the info icon next to Hotspot Boost": what it is next to says which, as "for" does.
+	{regexp.MustCompile(`(?i)\bnext to\b`), "for"},
+	// A paper plane is the send button of a chat or a composer.
+	{regexp.MustCompile(`(?i)\bpaper ?(?:air)?plane\b`), "send"},
 	// Phrasal verbs for the actions pages name in one word.
 	{regexp.MustCompile(`(?i)\bget rid of\b`), "delete"},
 	{regexp.MustCompile(`(?i)\btake away\b`), "remove"},
@@ -69,7 +73,7 @@ var wordAlternatives = map[string][]string{
 	"trash": {"delete", "bin", "remove"}, "bin": {"trash", "delete"},
 	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
 	"heart": {"wishlist", "favorite", "favourite", "like", "save"},
-	"star":  {"favorite", "favourite"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
+	"star":  {"favorite", "favourite", "watchlist"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
 	"like": {"heart", "favorite"}, "pencil": {"edit"},
 	"plus": {"increase", "add", "more"}, "minus": {"decrease", "remove", "fewer", "less"},
 	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less"},
@@ -88,7 +92,7 @@ var wordAlternatives = map[string][]string{
 	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
-	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save"}, "save": {"bookmark"},
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark"},
 	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
@@ -98,7 +102,10 @@ var wordAlternatives = map[string][]string{
 	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
 	"more": {"ellipsis", "dots", "actions", "kebab"}, "chat": {"message", "messages", "comment", "bubble"},
 	"bubble": {"chat", "message", "comment"}, "notification": {"bell"}, "notifications": {"bell"}, "edit": {"pencil", "pen"},
-	"help": {"question", "info"}, "info": {"information", "help"},
+	// A split button's arrow opens more of what it does ("More create options").
+	"arrow": {"caret", "chevron", "dropdown", "more"}, "caret": {"arrow", "chevron", "dropdown", "more"},
+	"chevron": {"arrow", "caret", "dropdown", "more"},
+	"help":    {"question", "info"}, "info": {"information", "help"},
 	"done": {"complete", "completed", "finished"}, "finished": {"complete", "done"},
 	"create": {"add", "new"}, "add": {"create", "new"}, "decline": {"reject", "deny", "refuse", "ignore", "delete"},
 	"reject": {"decline", "deny"}, "deny": {"reject", "decline"}, "accept": {"agree", "allow", "confirm", "approve"}, "agree": {"accept"},
@@ -113,7 +120,7 @@ var wordAlternatives = map[string][]string{
 	"book": {"reserve", "request"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
 	"vehicle": {"car"}, "car": {"vehicle"},
 	// Money and documents.
-	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"},
+	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
 	"fee": {"charge", "cost"}, "charge": {"fee", "amount"}, "total": {"sum", "amount"}, "custom": {"other"},
 	// Actions apps name differently.
 	"stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
