@@ -204,6 +204,23 @@ func rankSide(main []string, i int) bool {
 	return true
 }
 
+// whenWords reports whether the words of a context phrase name a time rather than a place: a
+// month, with a day of the month or a year ("in April", "in May 2024"). (A day may head a
+// calendar's column: "which room is chemistry in on Thursday".)
+func whenWords(ctx []string) bool {
+	when := false
+	for _, w := range ctx {
+		switch {
+		case dateWords[w]:
+			when = true
+		case len(w) <= 4 && strings.Trim(w, "0123456789") == "":
+		default:
+			return false
+		}
+	}
+	return when
+}
+
 // placeWords follow an ordinal that ranks: "in 6th place", "at position 3".
 var placeWords = map[string]bool{"place": true, "position": true, "spot": true, "rank": true}
 
@@ -308,7 +325,11 @@ func Parse(description string) Parsed {
 				}
 				ctx = append(ctx, canonicalContext(cw))
 			}
-			if _, ok := ordinal(firstOf(ctx...)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
+			if whenWords(ctx) {
+				// "how much did I pay in April": a time, not a place on the page; its words
+				// are the row's.
+				main = append(main, ctx...)
+			} else if _, ok := ordinal(firstOf(ctx...)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
 				// "the team in 6th place": a position in the list, not a place on the page; the
 				// word before says what is ranked ("the 6th team").
 				if n := len(main); n > 0 {

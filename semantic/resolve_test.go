@@ -879,9 +879,11 @@ func TestResolve_Questions2(t *testing.T) {
 }
 
 // TestResolve_Questions3: "how much time" asks for a duration as "how long" does, not the Time
-// field of a booking (a time of day).
+// field of a booking (a time of day). "in April" says when, not where: the payment of the row
+// that says April.
 func TestResolve_Questions3(t *testing.T) {
 	runResolveCases(t, "questions3.html", []resolveCase{
 		{"how much time is left on the table hold?", IntentRead, "", "hold-t"},
+		{"how much did I pay in April", IntentRead, "", "pay-apr"},
 	})
 }
