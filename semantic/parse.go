@@ -677,6 +677,9 @@ var (
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
+	// moneyVerbRe is the asker's spending in a "how much" question. ("Pay" stays: pages say
+	// what was paid, "Total interest paid".)
+	moneyVerbRe = regexp.MustCompile(`(?i)\b(?:cost|costs|spend|spent)\b`)
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
 	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
@@ -791,6 +794,11 @@ func question(s string, p *Parsed) (string, bool) {
 	}
 	if q == "how much" && howMuchPriceRe.MatchString(m[2]) {
 		p.Kind = "price" // "how much are the samosas", "how much does it cost"
+		// "how much did I spend at Whole Foods": the asker's spending is the price asked
+		// for; the row says Whole Foods, not spend.
+		if r := strings.TrimSpace(moneyVerbRe.ReplaceAllString(rest, " ")); r != "" {
+			rest = r
+		}
 	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest

@@ -887,3 +887,13 @@ func TestResolve_Questions3(t *testing.T) {
 		{"how much did I pay in April", IntentRead, "", "pay-apr"},
 	})
 }
+
+// TestResolve_Questions4: what a "how much" question spends says only that a price is asked
+// for: "how much did I spend at Whole Foods" is the price in the row of Whole Foods, not the
+// spending limits, and "how much does an additional driver cost per day" the driver's price.
+func TestResolve_Questions4(t *testing.T) {
+	runResolveCases(t, "questions4.html", []resolveCase{
+		{"how much did I spend at whole foods", IntentRead, "", "tx-2"},
+		{"how much does an additional driver cost per day?", IntentRead, "", "x-driver"},
+	})
+}
