@@ -238,7 +238,7 @@ var stopWords = map[string]bool{
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
-	"ll": true, "ve": true, // "I'll", "we've": what a contraction leaves of its verb
+	"ll": true, "ve": true, "re": true, // "I'll", "we've", "they're": what a contraction leaves of its verb
 	"has": true, "had": true, // "how many items has the shopper found": an auxiliary
 	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
