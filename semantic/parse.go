@@ -207,6 +207,23 @@ func rankSide(main []string, i int) bool {
 	return true
 }
 
+// whenWords reports whether the words of a context phrase name a time rather than a place: a
+// month, with a day of the month or a year ("in April", "in May 2024"). (A day may head a
+// calendar's column: "which room is chemistry in on Thursday".)
+func whenWords(ctx []string) bool {
+	when := false
+	for _, w := range ctx {
+		switch {
+		case dateWords[w]:
+			when = true
+		case len(w) <= 4 && strings.Trim(w, "0123456789") == "":
+		default:
+			return false
+		}
+	}
+	return when
+}
+
 // placeWords follow an ordinal that ranks: "in 6th place", "at position 3".
 var placeWords = map[string]bool{"place": true, "position": true, "spot": true, "rank": true}
 
@@ -224,7 +241,8 @@ var stopWords = map[string]bool{
 	"i": true, "just": true, "now": true, "s": true, "up": false, "thing": true, "whatever": true, "any": true,
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
-	"ll": true, "ve": true, // "I'll", "we've": what a contraction leaves of its verb
+	"ll": true, "ve": true, "re": true, // "I'll", "we've", "they're": what a contraction leaves of its verb
+	"has": true, "had": true, // "how many items has the shopper found": an auxiliary
 	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
 
@@ -315,7 +333,11 @@ func Parse(description string) Parsed {
 				}
 				ctx = append(ctx, canonicalContext(cw))
 			}
-			if _, ok := ordinal(firstOf(ctx...)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
+			if whenWords(ctx) {
+				// "how much did I pay in April": a time, not a place on the page; its words
+				// are the row's.
+				main = append(main, ctx...)
+			} else if _, ok := ordinal(firstOf(ctx...)); ok && len(ctx) == 2 && placeWords[ctx[1]] {
 				// "the team in 6th place": a position in the list, not a place on the page; the
 				// word before says what is ranked ("the 6th team").
 				if n := len(main); n > 0 {
@@ -664,6 +686,9 @@ var (
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
+	// moneyVerbRe is the asker's spending in a "how much" question. ("Pay" stays: pages say
+	// what was paid, "Total interest paid".)
+	moneyVerbRe = regexp.MustCompile(`(?i)\b(?:cost|costs|spend|spent)\b`)
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
 	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
@@ -778,6 +803,11 @@ func question(s string, p *Parsed) (string, bool) {
 	}
 	if q == "how much" && howMuchPriceRe.MatchString(m[2]) {
 		p.Kind = "price" // "how much are the samosas", "how much does it cost"
+		// "how much did I spend at Whole Foods": the asker's spending is the price asked
+		// for; the row says Whole Foods, not spend.
+		if r := strings.TrimSpace(moneyVerbRe.ReplaceAllString(rest, " ")); r != "" {
+			rest = r
+		}
 	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest

@@ -474,3 +474,18 @@ func TestTokens_ForeignWords(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_QuestionAuxiliaries: an auxiliary inside a question ("how many items has the
+// shopper found"), or what a contraction leaves of one ("they're"), says nothing of the answer
+// and is no word to match.
+func TestParse_QuestionAuxiliaries(t *testing.T) {
+	for desc, want := range map[string][]string{
+		"how many items has the shopper found so far?": {"items", "shopper", "found", "so", "far"},
+		"how many games had the Rovers won by May":     {"games", "rovers", "won", "may"},
+		"the discount they're offering":                {"discount", "they", "offering"},
+	} {
+		if p := Parse(desc); !reflect.DeepEqual(p.Words, want) {
+			t.Errorf("Parse(%q).Words = %q, want %q", desc, p.Words, want)
+		}
+	}
+}

@@ -1551,8 +1551,9 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 		}
 		if j, ok := at[k]; ok {
 			if all[j].Score < score {
-				all[j].Score, all[j].Why, all[j].byLabel, all[j].needAnchor = score, why, byLabel, false
+				all[j].Score, all[j].Why, all[j].byLabel = score, why, byLabel
 			}
+			all[j].needAnchor = false // the text that says what it is is its anchor
 		} else {
 			at[k] = len(all)
 			all = append(all, scored{Element: &s.Elements[k], Score: score, Why: why, eligible: true, byLabel: byLabel})

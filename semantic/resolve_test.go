@@ -915,10 +915,24 @@ func TestResolve_Questions2(t *testing.T) {
 }
 
 // TestResolve_Questions3: "how much time" asks for a duration as "how long" does, not the Time
-// field of a booking (a time of day).
+// field of a booking (a time of day). "in April" says when, not where: the payment of the row
+// that says April.
 func TestResolve_Questions3(t *testing.T) {
 	runResolveCases(t, "questions3.html", []resolveCase{
 		{"how much time is left on the table hold?", IntentRead, "", "hold-t"},
+		{"how much did I pay in April", IntentRead, "", "pay-apr"},
+	})
+}
+
+// TestResolve_Questions4: what a "how much" question spends says only that a price is asked
+// for: "how much did I spend at Whole Foods" is the price in the row of Whole Foods, not the
+// spending limits, and "how much does an additional driver cost per day" the driver's price.
+// The "has" of "how many items has the shopper found" is an auxiliary, not a word of the answer.
+func TestResolve_Questions4(t *testing.T) {
+	runResolveCases(t, "questions4.html", []resolveCase{
+		{"how much did I spend at whole foods", IntentRead, "", "tx-2"},
+		{"how much does an additional driver cost per day?", IntentRead, "", "x-driver"},
+		{"how many items has the shopper found?", IntentRead, "", "found-n"},
 	})
 }
 
