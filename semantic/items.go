@@ -3,7 +3,6 @@ package semantic
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 )
 
@@ -88,7 +87,6 @@ func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want 
 		}
 		groups[k] = append(groups[k], i)
 	}
-	order = mergeStyledGroups(s, groups, order)
 	bestScore, best := math.Inf(-1), ""
 	for _, k := range order {
 		g := groups[k]
@@ -175,59 +173,6 @@ func onePerItem(s *Snapshot, g []int) []int {
 		}
 		seen[it] = true
 		out = append(out, i)
-	}
-	return out
-}
-
-// mergeStyledGroups joins the groups whose keys differ only by a later class that styles some
-// of the items (a log's "ln lv-ERROR" lines among its "ln lv-INFO" ones) when every member is
-// an item of its own: "the last log line" is the log's last line, whatever its level. Two
-// controls of one row styled apart ("lnk" Edit, "lnk -danger" Delete) stay two groups.
-func mergeStyledGroups(s *Snapshot, groups map[string][]int, order []string) []string {
-	byFirst := map[string][]string{}
-	for _, k := range order {
-		shape, cls, _ := strings.Cut(k, "|")
-		first, rest, styled := strings.Cut(cls, " ")
-		if !styled || strings.Contains(rest, "|") || s.Elements[groups[k][0]].Item == 0 {
-			continue
-		}
-		byFirst[shape+"|"+first] = append(byFirst[shape+"|"+first], k)
-	}
-	var out []string
-	done := map[string]bool{}
-	for _, k := range order {
-		if done[k] {
-			continue
-		}
-		shape, cls, _ := strings.Cut(k, "|")
-		first, _, _ := strings.Cut(cls, " ")
-		ks := byFirst[shape+"|"+first]
-		if len(ks) < 2 || !slices.Contains(ks, k) {
-			out = append(out, k)
-			continue
-		}
-		var all []int
-		items := map[int]bool{}
-		own := true
-		for _, x := range ks {
-			for _, i := range groups[x] {
-				it := s.Elements[i].Item
-				own = own && it != 0 && !items[it]
-				items[it] = true
-				all = append(all, i)
-			}
-		}
-		if !own {
-			out = append(out, k)
-			continue
-		}
-		slices.Sort(all)
-		m := shape + "|" + first + " *"
-		groups[m] = all
-		for _, x := range ks {
-			done[x] = true
-		}
-		out = append(out, m)
 	}
 	return out
 }

@@ -861,8 +861,7 @@ func TestResolve_Idioms(t *testing.T) {
 // a card's control named by the instruction's verb past the card's other blocks ("Select the
 // red-eye"); a grid's column named by the role word ("the third track's title" is under
 // Title, no heading); repeated blocks counted by the noun that titles them ("the second
-// reference" is the block titled Reference 2, not the landlord's block before it); a log's
-// lines, whatever class styles their level.
+// reference" is the block titled Reference 2, not the landlord's block before it).
 func TestResolve_LongListsAndCards(t *testing.T) {
 	runResolveCases(t, "longlists.html", []resolveCase{
 		{"unblock @felix.castillo", IntentClick, "", "ub-92"},
@@ -870,8 +869,6 @@ func TestResolve_LongListsAndCards(t *testing.T) {
 		{"the third track's title", IntentAny, "", "t3"},
 		{"the second reference's phone number", IntentType, "", "r2p"},
 	})
-	// A log's lines styled by level are one list: the last line is an ERROR one.
-	runResolveCases(t, "logs.html", []resolveCase{{"the last log line", IntentRead, "", "last-line"}})
 }
 
 // TestResolve_BareQualifiers: an "in X" phrase with no article qualifies what is asked for
