@@ -901,6 +901,10 @@ func TestResolve_NearTies(t *testing.T) {
 	runResolveCases(t, "ties.html", []resolveCase{
 		{"bump up the servings by one", IntentClick, "", "srv-inc"},
 	})
+	// The menus of the call and the note tie, a little ahead of the task's, which says task.
+	runResolveCases(t, "crm-activity.html", []resolveCase{
+		{"the three-dot menu on the task", IntentClick, "", "k4"},
+	})
 }
 
 // TestResolve_IconPictures: an icon named by its picture. A button or link that shows no words
