@@ -920,6 +920,15 @@ func TestResolve_IconPictures(t *testing.T) {
 	})
 }
 
+// TestResolve_IconGlyphs: a button or text that shows a symbol says its word: "the trash can
+// icon in the toolbar" is the 🗑 button, not the Trash folder; "the star rating" is "4.6★".
+func TestResolve_IconGlyphs(t *testing.T) {
+	runResolveCases(t, "icon-controls.html", []resolveCase{
+		{"the trash can icon in the toolbar", IntentClick, "", "trash-btn"},
+		{"the star rating", IntentRead, "", "rating"},
+	})
+}
+
 // TestResolve_NextTo: "the info icon next to the panoramic roof" is the icon in the row that
 // says it, as "for" would say; an arrow beside a button is its split button's "More ...
 // options".
