@@ -921,11 +921,16 @@ func TestResolve_IconPictures(t *testing.T) {
 }
 
 // TestResolve_IconGlyphs: a button or text that shows a symbol says its word: "the trash can
-// icon in the toolbar" is the 🗑 button, not the Trash folder; "the star rating" is "4.6★".
+// icon in the toolbar" is the 🗑 button, not the Trash folder; "the star rating" is "4.6★". A
+// trash can on a draft is its Discard button.
 func TestResolve_IconGlyphs(t *testing.T) {
 	runResolveCases(t, "icon-controls.html", []resolveCase{
 		{"the trash can icon in the toolbar", IntentClick, "", "trash-btn"},
 		{"the star rating", IntentRead, "", "rating"},
+	})
+	// A trash can on a draft discards it.
+	runResolveCases(t, "compose.html", []resolveCase{
+		{"the trash can at the bottom of the draft", IntentClick, "", "discard"},
 	})
 }
 

@@ -67,7 +67,7 @@ func rewritePhrases(s string) string {
 // stemmed at init, like every compared token.
 var wordAlternatives = map[string][]string{
 	"cart": {"basket", "bag"}, "basket": {"cart", "bag"},
-	"trash": {"delete", "bin", "remove"}, "bin": {"trash", "delete"},
+	"trash": {"delete", "bin", "remove", "discard"}, "bin": {"trash", "delete"},
 	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
 	"heart": {"wishlist", "favorite", "favourite", "like", "save"},
 	"star":  {"favorite", "favourite", "watchlist"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
