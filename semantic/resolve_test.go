@@ -934,6 +934,14 @@ func TestResolve_IconGlyphs(t *testing.T) {
 	})
 }
 
+// TestResolve_ThreeDots: the three dots are a menu's "More" and also its "Options" ("Options
+// for notification from Bay Area Climbers").
+func TestResolve_ThreeDots(t *testing.T) {
+	runResolveCases(t, "notifications.html", []resolveCase{
+		{"the three dots on the climbing group notification", IntentClick, "", "n3-menu"},
+	})
+}
+
 // TestResolve_NextTo: "the info icon next to the panoramic roof" is the icon in the row that
 // says it, as "for" would say; an arrow beside a button is its split button's "More ...
 // options".

@@ -97,7 +97,7 @@ var wordAlternatives = map[string][]string{
 	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings", "gear"}, "gear": {"settings", "cog"},
 	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
-	"more": {"ellipsis", "dots", "actions", "kebab"}, "chat": {"message", "messages", "comment", "bubble"},
+	"more": {"ellipsis", "dots", "actions", "kebab", "options"}, "chat": {"message", "messages", "comment", "bubble"},
 	"bubble": {"chat", "message", "comment"}, "notification": {"bell"}, "notifications": {"bell"}, "edit": {"pencil", "pen"},
 	// A split button's arrow opens more of what it does ("More create options").
 	"arrow": {"caret", "chevron", "dropdown", "more"}, "caret": {"arrow", "chevron", "dropdown", "more"},
