@@ -886,11 +886,13 @@ func TestResolve_TiesInOrder(t *testing.T) {
 
 // TestResolve_TiesByKind: "the essay answer box" is the answer box that takes lines of text;
 // "view the flight receipt" is the receipt of the row whose category says Airfare (a select's
-// chosen option is what its row says).
+// chosen option is what its row says); "how long to pause for" asks for a duration, which the
+// Pause length box holds.
 func TestResolve_TiesByKind(t *testing.T) {
 	runResolveCases(t, "ties.html", []resolveCase{
 		{"the essay answer box", IntentType, "", "q5-ans"},
 		{"view the flight receipt", IntentClick, "", "rc1"},
+		{"how long to pause for", IntentClick, "", "pause-len"},
 	})
 }
 

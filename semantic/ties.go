@@ -388,6 +388,10 @@ func tieWords(p *Parsed) []string {
 	for _, w := range append(append([]string(nil), p.RoleWords...), p.Context...) {
 		words = append(words, tokens(w)...)
 	}
+	if p.Kind == "time" && p.Question {
+		// "how long to pause for": the Pause length box, not the Pause instead button.
+		words = append(words, stem("duration"))
+	}
 	return words
 }
 
