@@ -1537,11 +1537,26 @@ func tokens(s string) []string {
 			out = appendStem(out, s[start:i])
 			start = -1
 		}
+		if !w && r >= 0x2190 {
+			if g, ok := glyphWords[r]; ok {
+				out = append(out, g)
+			}
+		}
 	}
 	if start >= 0 {
 		out = appendStem(out, s[start:])
 	}
 	return out
+}
+
+// glyphWords are the words for the symbols a button or a figure shows instead of text: "the
+// trash can icon" is the 🗑 button, "the star rating" the "4.6★". (Stems, as tokens returns.)
+// Not an outline star or heart: a button that shows ☆ or ♡ to add a thing to a list is named
+// for that list already ("Add BBC One to my channels"), and would answer every "favourite".
+var glyphWords = map[rune]string{
+	'★': "star", '⭐': "star",
+	'🗑': "trash", '⚙': "gear", '🔔': "bell", '✎': "pencil", '✏': "pencil", '🔍': "search", '🔎': "search",
+	'☎': "phone", '📞': "phone", '📎': "paperclip", '⟳': "refresh", '↻': "refresh", '🗄': "archiv",
 }
 
 // appendStem appends word w's stem, or its stems when it stands for several English words

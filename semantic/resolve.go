@@ -82,6 +82,21 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	}
 
 	top, tied := ok[0], tiedWith(s, ok)
+	// "bump up the servings by one": the Increase servings button, not the Servings box that
+	// it anchors and that comes out a little ahead; "the three-dot menu on the task", not the
+	// tied menus of the rows beside it that say task somewhere. Only of a control to act on:
+	// a value read is often anchored by a label or a control that says every word ("the
+	// number of DNS records" is the count, not "Add DNS record"), and a click goes to a
+	// control, not to the name beside it ("message Ben Okoro").
+	if in := intentOf(q, &p); in == IntentClick || in == IntentType {
+		if near := nearTop(s, ok); len(near) > 0 {
+			if one := breakTie(s, &p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && (one[0].Element.ID != top.Element.ID || len(tied) > 0) && fitFor(one[0].Element, in) {
+				res := resolution(one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart")
+				res.RunnersUp = runnersUp(sc, one[0].Element.ID)
+				return res, nil
+			}
+		}
+	}
 	if len(tied) > 0 {
 		// A tie between the page's chrome (navigation, header, footer) and its content goes
 		// to the content: "open shipment TW481180" is the shipment, not the Shipments menu.
@@ -102,19 +117,6 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		return Resolution{}, errs.E(errs.AmbiguousTarget,
 			"%q matches %d elements equally well: %s; say which with match \"first\", \"last\" or a number (1, 2...), or describe it more precisely",
 			q.Description, len(all), list(all, 5))
-	}
-	// "bump up the servings by one": the Increase servings button, not the Servings box that
-	// it anchors and that comes out a little ahead. Only of a control to act on: a value read
-	// is often anchored by a label or a control that says every word ("the number of DNS
-	// records" is the count, not "Add DNS record").
-	if in := intentOf(q, &p); in == IntentClick || in == IntentType {
-		if near := nearTop(s, ok); len(near) > 0 {
-			if one := breakTie(s, &p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && one[0].Element.ID != top.Element.ID {
-				res := resolution(one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart")
-				res.RunnersUp = runnersUp(sc, one[0].Element.ID)
-				return res, nil
-			}
-		}
 	}
 	// The margin is over the best candidate that is not the same thing nested.
 	second := 0.0

@@ -963,11 +963,13 @@ func TestResolve_TiesInOrder(t *testing.T) {
 
 // TestResolve_TiesByKind: "the essay answer box" is the answer box that takes lines of text;
 // "view the flight receipt" is the receipt of the row whose category says Airfare (a select's
-// chosen option is what its row says).
+// chosen option is what its row says); "how long to pause for" asks for a duration, which the
+// Pause length box holds.
 func TestResolve_TiesByKind(t *testing.T) {
 	runResolveCases(t, "ties.html", []resolveCase{
 		{"the essay answer box", IntentType, "", "q5-ans"},
 		{"view the flight receipt", IntentClick, "", "rc1"},
+		{"how long to pause for", IntentClick, "", "pause-len"},
 	})
 }
 
@@ -977,6 +979,10 @@ func TestResolve_TiesByKind(t *testing.T) {
 func TestResolve_NearTies(t *testing.T) {
 	runResolveCases(t, "ties.html", []resolveCase{
 		{"bump up the servings by one", IntentClick, "", "srv-inc"},
+	})
+	// The menus of the call and the note tie, a little ahead of the task's, which says task.
+	runResolveCases(t, "crm-activity.html", []resolveCase{
+		{"the three-dot menu on the task", IntentClick, "", "k4"},
 	})
 }
 
@@ -990,6 +996,28 @@ func TestResolve_IconPictures(t *testing.T) {
 		{"the star icon", IntentClick, "", "watch"},
 		{"the bookmark icon", IntentClick, "", "wishlist"},
 		{"the paper plane button", IntentClick, "", "send"},
+	})
+}
+
+// TestResolve_IconGlyphs: a button or text that shows a symbol says its word: "the trash can
+// icon in the toolbar" is the 🗑 button, not the Trash folder; "the star rating" is "4.6★". A
+// trash can on a draft is its Discard button.
+func TestResolve_IconGlyphs(t *testing.T) {
+	runResolveCases(t, "icon-controls.html", []resolveCase{
+		{"the trash can icon in the toolbar", IntentClick, "", "trash-btn"},
+		{"the star rating", IntentRead, "", "rating"},
+	})
+	// A trash can on a draft discards it.
+	runResolveCases(t, "compose.html", []resolveCase{
+		{"the trash can at the bottom of the draft", IntentClick, "", "discard"},
+	})
+}
+
+// TestResolve_ThreeDots: the three dots are a menu's "More" and also its "Options" ("Options
+// for notification from Bay Area Climbers").
+func TestResolve_ThreeDots(t *testing.T) {
+	runResolveCases(t, "notifications.html", []resolveCase{
+		{"the three dots on the climbing group notification", IntentClick, "", "n3-menu"},
 	})
 }
 

@@ -70,7 +70,7 @@ func rewritePhrases(s string) string {
 // stemmed at init, like every compared token.
 var wordAlternatives = map[string][]string{
 	"cart": {"basket", "bag"}, "basket": {"cart", "bag"},
-	"trash": {"delete", "bin", "remove"}, "bin": {"trash", "delete"},
+	"trash": {"delete", "bin", "remove", "discard"}, "bin": {"trash", "delete"},
 	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
 	"heart": {"wishlist", "favorite", "favourite", "like", "save"},
 	"star":  {"favorite", "favourite", "watchlist"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
@@ -100,7 +100,7 @@ var wordAlternatives = map[string][]string{
 	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings", "gear"}, "gear": {"settings", "cog"},
 	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
-	"more": {"ellipsis", "dots", "actions", "kebab"}, "chat": {"message", "messages", "comment", "bubble"},
+	"more": {"ellipsis", "dots", "actions", "kebab", "options"}, "chat": {"message", "messages", "comment", "bubble"},
 	"bubble": {"chat", "message", "comment"}, "notification": {"bell"}, "notifications": {"bell"}, "edit": {"pencil", "pen"},
 	// A split button's arrow opens more of what it does ("More create options").
 	"arrow": {"caret", "chevron", "dropdown", "more"}, "caret": {"arrow", "chevron", "dropdown", "more"},

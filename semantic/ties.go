@@ -62,9 +62,13 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored, near bool) []sc
 		}
 	}
 	if len(cs) > 1 && near {
-		// Every word, whose it is included: "bump up the servings by one" is the Increase
+		// Every word but the role's, whose it is included: "bump up the servings by one" is the Increase
 		// servings button, not the Servings box it anchors and that scores a little better.
-		words := append(tieWords(p), poss...)
+		words := descWords(p)
+		for _, w := range p.Context {
+			words = append(words, tokens(w)...)
+		}
+		words = append(words, poss...)
 		cs = keep(cs, func(c scored) bool { return ownWords(&ps[c.Element.ID], words, true) == len(words) })
 	} else if len(cs) > 1 {
 		words := tieWords(p)
@@ -383,6 +387,10 @@ func tieWords(p *Parsed) []string {
 	words := descWords(p)
 	for _, w := range append(append([]string(nil), p.RoleWords...), p.Context...) {
 		words = append(words, tokens(w)...)
+	}
+	if p.Kind == "time" && p.Question {
+		// "how long to pause for": the Pause length box, not the Pause instead button.
+		words = append(words, stem("duration"))
 	}
 	return words
 }
