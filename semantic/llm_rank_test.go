@@ -249,15 +249,16 @@ func TestEngine_AmbiguityGoesToTheModelOnlyWhenTheDescriptionSaysMore(t *testing
 
 // TestEngine_UnlikeTiesGoToTheModel: a tie between elements that are not look-alikes (a
 // "Pause length" list and a "Pause instead" button for "how long to pause for") is no
-// user's choice between copies: the model is asked, and its choice is taken.
+// user's choice between copies: the heuristic settles it by the kind asked for (a duration's
+// length) only unsurely, the model is asked, and its choice is taken.
 func TestEngine_UnlikeTiesGoToTheModel(t *testing.T) {
 	s := &Snapshot{URL: "https://stream.example/account", Title: "Cancel subscription", Elements: []Element{
 		{ID: 0, Tag: "select", Role: "combobox", Name: "Pause length", Text: "1 month", Visible: true, Enabled: true, Interactive: true, Parent: -1, Selector: "#pause-len", Box: Box{Y: 40, W: 160, H: 24}},
 		{ID: 1, Tag: "button", Role: "button", Name: "Pause instead", Text: "Pause instead", Visible: true, Enabled: true, Interactive: true, Parent: -1, Selector: "#pause-instead", Box: Box{Y: 80, W: 120, H: 24}},
 	}}
 	q := Query{Description: "how long to pause for", Intent: IntentRead}
-	if _, err := Resolve(s, q); !errs.Is(err, errs.AmbiguousTarget) {
-		t.Fatalf("the heuristic alone: want ambiguous_target, got %v", err)
+	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#pause-len" || h.Confidence >= defaultLLMBelow {
+		t.Fatalf("the heuristic alone: %+v, %v; want #pause-len, unsure enough to ask (< %v)", h, err, defaultLLMBelow)
 	}
 	srv := llmtest.New(t, answer(`{"id": 0}`))
 	g := &Engine{LLM: fastClient(srv)}

@@ -142,18 +142,7 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 
 // tiedWith returns the candidates of ok (eligible, best first) that score as well as the best,
 // ok[0], and are not the same thing nested in it: what makes a resolution ambiguous.
-func tiedWith(s *Snapshot, ok []scored) []scored {
-	var tied []scored
-	for _, c := range ok[1:] {
-		if c.Score < ok[0].Score-tieEpsilon {
-			break
-		}
-		if !related(s, ok[0].Element.ID, c.Element.ID) {
-			tied = append(tied, c)
-		}
-	}
-	return tied
-}
+func tiedWith(s *Snapshot, ok []scored) []scored { return within(s, ok, tieEpsilon) }
 
 // nearBand is how close to the best a candidate comes for the description's words to settle
 // between them (breakTie) although the score does not.
@@ -161,17 +150,21 @@ const nearBand = 0.1
 
 // nearTop returns the candidates of ok (eligible, best first) that score within nearBand of the
 // best and are not the same thing nested in it.
-func nearTop(s *Snapshot, ok []scored) []scored {
-	var near []scored
+func nearTop(s *Snapshot, ok []scored) []scored { return within(s, ok, nearBand) }
+
+// within returns the candidates of ok after the best that score within band of it and are
+// not the same thing nested in it.
+func within(s *Snapshot, ok []scored, band float64) []scored {
+	var out []scored
 	for _, c := range ok[1:] {
-		if c.Score < ok[0].Score-nearBand {
+		if c.Score < ok[0].Score-band {
 			break
 		}
 		if !related(s, ok[0].Element.ID, c.Element.ID) {
-			near = append(near, c)
+			out = append(out, c)
 		}
 	}
-	return near
+	return out
 }
 
 // ordinalOf is the Nth the query asks for: its match when that is a number, first or last, else

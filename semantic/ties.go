@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -353,7 +354,7 @@ func regionOf(s *Snapshot, cs []scored, e *Element) []int {
 			continue
 		}
 		for k, it := range mine {
-			if k < limit && contains32(chain(c.Element.Item), it) {
+			if k < limit && slices.Contains(chain(c.Element.Item), it) {
 				limit = k
 				break
 			}
@@ -365,20 +366,11 @@ func regionOf(s *Snapshot, cs []scored, e *Element) []int {
 	region := mine[limit-1]
 	var out []int
 	for j := range s.Elements {
-		if it := s.Elements[j].Item; it != 0 && contains32(chain(it), region) {
+		if it := s.Elements[j].Item; it != 0 && slices.Contains(chain(it), region) {
 			out = append(out, j)
 		}
 	}
 	return out
-}
-
-func contains32(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
 
 // tieWords are the description's words that may tell tied candidates apart: its salient
