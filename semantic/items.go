@@ -104,6 +104,8 @@ func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want 
 			sc += 0.3
 		case (e.Role == "checkbox" || e.Role == "switch") && tick:
 			sc += 1.2 // "select the third ticket": its row's checkbox
+		case (e.Role == "radio" || e.Role == "checkbox") && choiceNouns[noun]:
+			sc += 0.5 // "the last answer choice", "the second option": the choices are the controls
 		case e.Role == "checkbox" || e.Role == "radio" || e.Editable || e.Role == "combobox":
 			sc -= 1
 		}
@@ -157,6 +159,10 @@ func itemFit(e *Element, intent Intent) bool {
 	}
 	return e.Interactive || strings.TrimSpace(firstOf(e.Name, e.Text)) != ""
 }
+
+// choiceNouns are nouns (stemmed) that name the choices of a question or a setting: radios and
+// checkboxes are those items, not form controls to pass over ("the last answer choice").
+var choiceNouns = map[string]bool{"choic": true, "option": true, "answer": true}
 
 // titleNouns are nouns that ask for the items' titles or names (stemmed).
 var titleNouns = map[string]bool{"titl": true, "nam": true, "headlin": true, "heading": true, "story": true, "stori": true}

@@ -1030,3 +1030,13 @@ func TestResolve_NextTo(t *testing.T) {
 		{"the arrow next to Create campaign", IntentClick, "", "create-more"},
 	})
 }
+
+// TestResolve_ChoiceOrdinals: "the last answer choice" counts a question's radios, not the
+// quiz's navigation links: a choice is a control to pick, so the radios are the items.
+func TestResolve_ChoiceOrdinals(t *testing.T) {
+	runResolveCases(t, "relations2.html", []resolveCase{
+		{"the last answer choice", IntentAny, "", "c-d"},
+		{"the second answer choice", IntentAny, "", "c-b"},
+		{"pick the first option", IntentClick, "", "c-a"},
+	})
+}
