@@ -974,6 +974,11 @@ func ordinalItem(main []string, i int) (int, string, []string) {
 		return i, "", nil
 	}
 	item := singular(main[j-1])
+	if slices.ContainsFunc(main[i:j], weekday) {
+		// "the last Friday in August": a date the calendar's buttons name, matched as text and
+		// counted in document order, not a noun for a group of repeated items.
+		return i, "", nil
+	}
 	var ctx []string
 	for _, w := range main[i : j-1] {
 		ctx = append(ctx, canonicalContext(w))
@@ -988,6 +993,11 @@ func ordinalItem(main []string, i int) (int, string, []string) {
 		j = k
 	}
 	return j, item, ctx
+}
+
+// weekday reports a day of the week spelled out ("friday"), not "today" or "sat".
+func weekday(w string) bool {
+	return dayWords[w] && len(w) > 3 && w != "today" && w != "yesterday" && w != "tomorrow"
 }
 
 // verbHeads are instruction verbs that name the target's action ("add ... to the cart" is the

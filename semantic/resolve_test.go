@@ -1040,3 +1040,12 @@ func TestResolve_ChoiceOrdinals(t *testing.T) {
 		{"pick the first option", IntentClick, "", "c-a"},
 	})
 }
+
+// TestResolve_WeekdayOrdinals: "the last Friday in August" is a date the calendar's buttons
+// name, the last of those that say Friday and August, not the last of the page's day buttons.
+func TestResolve_WeekdayOrdinals(t *testing.T) {
+	runResolveCases(t, "relations2-dates.html", []resolveCase{
+		{"the last Friday in August", IntentAny, "", "aug-29"},
+		{"the first Monday in July", IntentClick, "", "jul-7"},
+	})
+}
