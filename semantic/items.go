@@ -170,6 +170,9 @@ var titleNouns = map[string]bool{"titl": true, "nam": true, "headlin": true, "he
 // onePerItem keeps the first member of g in each repeated container: a row with a title link
 // and two artist links is one track, not three.
 func onePerItem(s *Snapshot, g []int) []int {
+	if perColumn(s, g) {
+		return g
+	}
 	seen := map[int]bool{}
 	out := g[:0:0]
 	for _, i := range g {
@@ -181,4 +184,28 @@ func onePerItem(s *Snapshot, g []int) []int {
 		out = append(out, i)
 	}
 	return out
+}
+
+// perColumn reports a group whose repeated containers hold one member per table column, four
+// or more to a row: a calendar's week is a row of days, each one an item ("the last day of
+// July" is the 31st, not the first day of the last week).
+func perColumn(s *Snapshot, g []int) bool {
+	cols := map[int]map[string]bool{}
+	most := 0
+	for _, i := range g {
+		e := &s.Elements[i]
+		col, _, found := strings.Cut(e.Context, " | ")
+		if e.Item == 0 || !found || col == "" {
+			return false
+		}
+		if cols[e.Item] == nil {
+			cols[e.Item] = map[string]bool{}
+		}
+		if cols[e.Item][col] {
+			return false // two in one column: one item's parts
+		}
+		cols[e.Item][col] = true
+		most = max(most, len(cols[e.Item]))
+	}
+	return most >= 4
 }

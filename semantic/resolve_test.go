@@ -1049,3 +1049,11 @@ func TestResolve_WeekdayOrdinals(t *testing.T) {
 		{"the first Monday in July", IntentClick, "", "jul-7"},
 	})
 }
+
+// TestResolve_DayOrdinals: a calendar's week is a row of days, each one an item: "the last
+// day of July" is the 31st, not the first day of July's last week.
+func TestResolve_DayOrdinals(t *testing.T) {
+	runResolveCases(t, "relations2-dates.html", []resolveCase{
+		{"the last day of July", IntentAny, "", "jul-31"},
+	})
+}
