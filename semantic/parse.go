@@ -419,6 +419,11 @@ func Parse(description string) Parsed {
 				p.Item = item
 				p.Context = append(p.Context, ctx...)
 				i = j - 1
+			} else if fieldOfRole(main, i) {
+				// "the hostname of the third alert": a field of the Nth repeated element the
+				// role word names, not the Nth element of that role.
+				p.Item = singular(main[i+1])
+				i++
 			}
 			continue
 		}
@@ -999,6 +1004,26 @@ func ordinalItem(main []string, i int) (int, string, []string) {
 func weekday(w string) bool {
 	return dayWords[w] && len(w) > 3 && w != "today" && w != "yesterday" && w != "tomorrow"
 }
+
+// fieldOfRole reports an ordinal at i that follows "WORD of the" and precedes a lone role word
+// at the end ("the hostname of the third alert"): the words before "of" name a field of it.
+func fieldOfRole(main []string, i int) bool {
+	if i+1 >= len(main) || roleWords[main[i+1]] == nil || (i+2 < len(main) && !contextPreps[main[i+2]]) {
+		return false
+	}
+	k := i - 1
+	if k >= 0 && main[k] == "the" {
+		k--
+	}
+	if k < 1 || main[k] != "of" || !slices.ContainsFunc(main[:k], contentWord) {
+		return false
+	}
+	// "the text of the second button" is the button's own text: the button itself.
+	return !slices.ContainsFunc(main[:k], func(w string) bool { return ownFields[w] })
+}
+
+// ownFields are what an element says of itself rather than a field beside it.
+var ownFields = map[string]bool{"name": true, "text": true, "label": true, "title": true, "caption": true}
 
 // verbHeads are instruction verbs that name the target's action ("add ... to the cart" is the
 // "Add to cart" button, not the product).

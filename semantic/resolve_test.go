@@ -1057,3 +1057,11 @@ func TestResolve_DayOrdinals(t *testing.T) {
 		{"the last day of July", IntentAny, "", "jul-31"},
 	})
 }
+
+// TestResolve_FieldOfNthRole: "hostname of the third alert in the list" reads a field of the
+// third row, not the third element of the alert role.
+func TestResolve_FieldOfNthRole(t *testing.T) {
+	runResolveCases(t, "relations2-alerts.html", []resolveCase{
+		{"hostname of the third alert in the list", IntentAny, "", "h3"},
+	})
+}
