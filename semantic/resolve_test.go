@@ -1030,3 +1030,13 @@ func TestResolve_NextTo(t *testing.T) {
 		{"the arrow next to Create campaign", IntentClick, "", "create-more"},
 	})
 }
+
+// TestResolve_ActionInstructions: an instruction's verb names the control's action. "Confirm
+// the pick for TP-11802" is the row's "Confirm pick" button, not the quantity box the SKU
+// also names.
+func TestResolve_ActionInstructions(t *testing.T) {
+	runResolveCases(t, "actions2.html", []resolveCase{
+		{"confirm the pick for TP-11802", IntentAny, "", "ok-08"},
+		{"confirm the pick for BX-20931", IntentClick, "", "ok-07"},
+	})
+}
