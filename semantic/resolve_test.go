@@ -1039,4 +1039,14 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"confirm the pick for TP-11802", IntentAny, "", "ok-08"},
 		{"confirm the pick for BX-20931", IntentClick, "", "ok-07"},
 	})
+	// "pay with Apple Pay": the means is the payment option, not the Pay now button.
+	runResolveCases(t, "actions3.html", []resolveCase{
+		{"pay with Apple Pay", IntentAny, "", "pm-applepay"},
+		{"pay now", IntentClick, "", "pay-now"},
+	})
+	// "+ Contact" is the add button: "add a new contact" is not the New this week filter.
+	runResolveCases(t, "actions4.html", []resolveCase{
+		{"add a new contact", IntentAny, "", "add-contact"},
+		{"growth this quarter", IntentRead, "", "growth"},
+	})
 }

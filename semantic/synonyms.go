@@ -44,6 +44,9 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
 	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
+	// "pay with Apple Pay", "pay by card": the means is the payment option named so, not the
+	// Pay now button.
+	{regexp.MustCompile(`(?i)^\s*pay (?:with|using|via|by) (.+)$`), "$1"},
 	// "show only my favourite channels", "only show exceptions": a filter, set by the control
 	// named for what is kept ("My channels only", "Exception"); the verb is no part of its name.
 	// The list's own noun after the kept kind ("show only hot leads") says where the filter
