@@ -1049,4 +1049,11 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"add a new contact", IntentAny, "", "add-contact"},
 		{"growth this quarter", IntentRead, "", "growth"},
 	})
+	// "send a message to the host" is Contact Host; "go with the Week plan" its Select plan
+	// button; "the number of guests" the Party size.
+	runResolveCases(t, "actions5.html", []resolveCase{
+		{"send a message to the host", IntentAny, "", "contact-host"},
+		{"go with the Week plan", IntentAny, "", "sel-week"},
+		{"change the number of guests", IntentAny, "", "party"},
+	})
 }

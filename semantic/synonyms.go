@@ -44,6 +44,10 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
 	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
+	// "send a message to the seller": the Contact seller button ("Message" alone is a role word).
+	{regexp.MustCompile(`(?i)^\s*(?:send|write|leave) (?:a |an )?(?:message|note) (?:to|for)\b`), "contact"},
+	// "go with the Pro plan", "opt for express delivery": a choice, made by its Select button.
+	{regexp.MustCompile(`(?i)^\s*(?:go with|opt for|settle on)\b`), "select"},
 	// "pay with Apple Pay", "pay by card": the means is the payment option named so, not the
 	// Pay now button.
 	{regexp.MustCompile(`(?i)^\s*pay (?:with|using|via|by) (.+)$`), "$1"},
@@ -136,6 +140,8 @@ var wordAlternatives = map[string][]string{
 	// People and groups.
 	"participants": {"people", "members", "attendees", "everyone"}, "members": {"people", "participants"},
 	"people": {"members", "participants", "everyone"}, "attendees": {"participants", "guests"},
+	// "the number of guests": booking forms ask for the party size, or the people.
+	"guests":  {"party", "people"},
 	"company": {"organization", "organisation", "employer", "business"}, "organization": {"company"},
 	"organisation": {"company"}, "owner": {"assignee", "owned"}, "assignee": {"owner", "assigned"},
 	"kid": {"child", "student"}, "child": {"kid", "student"},
