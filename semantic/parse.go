@@ -1008,6 +1008,8 @@ var verbHeads = map[string]bool{
 	// "confirm the pick for TP-11802" is the row's "Confirm pick" button, not the quantity box
 	// its SKU names too.
 	"confirm": true,
+	// "chat with support" is the Chat with us link, not the Support page.
+	"chat": true,
 }
 
 // npBreaks end the first noun phrase.

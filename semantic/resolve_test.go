@@ -1056,4 +1056,10 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"go with the Week plan", IntentAny, "", "sel-week"},
 		{"change the number of guests", IntentAny, "", "party"},
 	})
+	// "book the loft" is the loft's Select button; "chat with support" the Chat with us link,
+	// not the Support page.
+	runResolveCases(t, "actions6.html", []resolveCase{
+		{"book the loft", IntentAny, "", "sel-loft"},
+		{"chat with support", IntentAny, "", "chat"},
+	})
 }

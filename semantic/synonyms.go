@@ -124,7 +124,8 @@ var wordAlternatives = map[string][]string{
 	// Travel and booking forms.
 	"origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
 	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
-	"book": {"reserve", "request"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
+	// A room or a fare is booked by its Select button.
+	"book": {"reserve", "request", "select"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
 	"vehicle": {"car"}, "car": {"vehicle"},
 	// Money and documents.
 	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
