@@ -1062,4 +1062,10 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"book the loft", IntentAny, "", "sel-loft"},
 		{"chat with support", IntentAny, "", "chat"},
 	})
+	// "the Google login" is Continue with Google, not the password form's Log in; "save the
+	// new card" is Update card, not the billing details' Save.
+	runResolveCases(t, "actions7.html", []resolveCase{
+		{"the Google login", IntentAny, "", "google"},
+		{"save the new card", IntentAny, "", "update-card"},
+	})
 }

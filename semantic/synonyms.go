@@ -99,12 +99,14 @@ var wordAlternatives = map[string][]string{
 	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
-	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark"},
+	// "save the new card": a stored thing is saved again by its Update button ("Update card").
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark", "update"},
 	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
 	"timezone": {"zone", "time"}, "checkout": {"check"}, "check": {"checkout"},
-	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
+	// "the Google login": single sign-on buttons say "Continue with Google".
+	"login": {"log", "sign", "continue"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings", "gear"}, "gear": {"settings", "cog"},
 	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
 	"more": {"ellipsis", "dots", "actions", "kebab", "options"}, "chat": {"message", "messages", "comment", "bubble"},
