@@ -1010,6 +1010,8 @@ var verbHeads = map[string]bool{
 	"confirm": true,
 	// "chat with support" is the Chat with us link, not the Support page.
 	"chat": true,
+	// "trash the ID I uploaded" is the file's Delete button.
+	"trash": true,
 }
 
 // npBreaks end the first noun phrase.

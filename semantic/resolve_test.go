@@ -1068,4 +1068,10 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"the Google login", IntentAny, "", "google"},
 		{"save the new card", IntentAny, "", "update-card"},
 	})
+	// "trash the ID I uploaded" is its Delete file button, not an Upload; "mark Tomás's review
+	// as helpful" the Helpful button on his review.
+	runResolveCases(t, "actions8.html", []resolveCase{
+		{"trash the ID I uploaded", IntentAny, "", "del-id"},
+		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
+	})
 }
