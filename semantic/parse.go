@@ -1040,6 +1040,13 @@ var verbHeads = map[string]bool{
 	"report": true, "upvote": true, "downvote": true, "vote": true, "pin": true, "unpin": true, "mute": true, "unmute": true,
 	"flag": true, "retry": true, "rerun": true, "archive": true, "snooze": true, "restart": true, "reboot": true,
 	"rename": true, "duplicate": true, "assign": true, "react": true, "block": true, "unfollow": true, "repeat": true,
+	// "confirm the pick for TP-11802" is the row's "Confirm pick" button, not the quantity box
+	// its SKU names too.
+	"confirm": true,
+	// "chat with support" is the Chat with us link, not the Support page.
+	"chat": true,
+	// "trash the ID I uploaded" is the file's Delete button.
+	"trash": true,
 }
 
 // npBreaks end the first noun phrase.

@@ -1527,6 +1527,11 @@ func tokens(s string) []string {
 		s = clockTimes(s)
 	}
 	var out []string
+	if t := strings.TrimLeft(s, " "); len(t) > 1 && t[0] == '+' && !unicode.IsDigit(rune(t[1])) && t[1] != '+' {
+		// "+ Lead", "+New": a plus before a name is an add button ("add a new lead"); not a
+		// figure's sign ("+12%", "+1 555 0100").
+		out = appendStem(out, "add")
+	}
 	start := -1
 	for i, r := range s {
 		w := unicode.IsLetter(r) || unicode.IsDigit(r)

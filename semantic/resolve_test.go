@@ -1065,3 +1065,48 @@ func TestResolve_FieldOfNthRole(t *testing.T) {
 		{"hostname of the third alert in the list", IntentAny, "", "h3"},
 	})
 }
+
+// TestResolve_ActionInstructions: an instruction's verb names the control's action. "Confirm
+// the pick for TP-11802" is the row's "Confirm pick" button, not the quantity box the SKU
+// also names.
+func TestResolve_ActionInstructions(t *testing.T) {
+	runResolveCases(t, "actions2.html", []resolveCase{
+		{"confirm the pick for TP-11802", IntentAny, "", "ok-08"},
+		{"confirm the pick for BX-20931", IntentClick, "", "ok-07"},
+	})
+	// "pay with Apple Pay": the means is the payment option, not the Pay now button.
+	runResolveCases(t, "actions3.html", []resolveCase{
+		{"pay with Apple Pay", IntentAny, "", "pm-applepay"},
+		{"pay now", IntentClick, "", "pay-now"},
+	})
+	// "+ Contact" is the add button: "add a new contact" is not the New this week filter.
+	runResolveCases(t, "actions4.html", []resolveCase{
+		{"add a new contact", IntentAny, "", "add-contact"},
+		{"growth this quarter", IntentRead, "", "growth"},
+	})
+	// "send a message to the host" is Contact Host; "go with the Week plan" its Select plan
+	// button; "the number of guests" the Party size.
+	runResolveCases(t, "actions5.html", []resolveCase{
+		{"send a message to the host", IntentAny, "", "contact-host"},
+		{"go with the Week plan", IntentAny, "", "sel-week"},
+		{"change the number of guests", IntentAny, "", "party"},
+	})
+	// "book the loft" is the loft's Select button; "chat with support" the Chat with us link,
+	// not the Support page.
+	runResolveCases(t, "actions6.html", []resolveCase{
+		{"book the loft", IntentAny, "", "sel-loft"},
+		{"chat with support", IntentAny, "", "chat"},
+	})
+	// "the Google login" is Continue with Google, not the password form's Log in; "save the
+	// new card" is Update card, not the billing details' Save.
+	runResolveCases(t, "actions7.html", []resolveCase{
+		{"the Google login", IntentAny, "", "google"},
+		{"save the new card", IntentAny, "", "update-card"},
+	})
+	// "trash the ID I uploaded" is its Delete file button, not an Upload; "mark Tomás's review
+	// as helpful" the Helpful button on his review.
+	runResolveCases(t, "actions8.html", []resolveCase{
+		{"trash the ID I uploaded", IntentAny, "", "del-id"},
+		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
+	})
+}

@@ -44,6 +44,16 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
 	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
+	// "mark Tom's answer as helpful": the Helpful button on Tom's answer. (A state, "mark all
+	// as read", is set by a button that keeps the verb: "Mark all as read".)
+	{regexp.MustCompile(`(?i)^\s*mark (.+?) as (helpful|unhelpful|useful|important|favou?rite)\s*$`), "$2 on $1"},
+	// "send a message to the seller": the Contact seller button ("Message" alone is a role word).
+	{regexp.MustCompile(`(?i)^\s*(?:send|write|leave) (?:a |an )?(?:message|note) (?:to|for)\b`), "contact"},
+	// "go with the Pro plan", "opt for express delivery": a choice, made by its Select button.
+	{regexp.MustCompile(`(?i)^\s*(?:go with|opt for|settle on)\b`), "select"},
+	// "pay with Apple Pay", "pay by card": the means is the payment option named so, not the
+	// Pay now button.
+	{regexp.MustCompile(`(?i)^\s*pay (?:with|using|via|by) (.+)$`), "$1"},
 	// "show only my favourite channels", "only show exceptions": a filter, set by the control
 	// named for what is kept ("My channels only", "Exception"); the verb is no part of its name.
 	// The list's own noun after the kept kind ("show only hot leads") says where the filter
@@ -92,12 +102,14 @@ var wordAlternatives = map[string][]string{
 	"settings": {"preferences", "options", "gear", "cog"}, "preferences": {"settings"}, "options": {"settings"},
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
-	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark"},
+	// "save the new card": a stored thing is saved again by its Update button ("Update card").
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark", "update"},
 	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
 	"timezone": {"zone", "time"}, "checkout": {"check"}, "check": {"checkout"},
-	"login": {"log", "sign"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
+	// "the Google login": single sign-on buttons say "Continue with Google".
+	"login": {"log", "sign", "continue"}, "signin": {"sign", "log"}, "signup": {"sign", "register"},
 	"cog": {"settings", "gear"}, "gear": {"settings", "cog"},
 	// Icon fonts' names ("fa-ellipsis-vertical", "mdi-chat-outline", "bi-bell") for what people call them.
 	"more": {"ellipsis", "dots", "actions", "kebab", "options"}, "chat": {"message", "messages", "comment", "bubble"},
@@ -117,7 +129,8 @@ var wordAlternatives = map[string][]string{
 	// Travel and booking forms.
 	"origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
 	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
-	"book": {"reserve", "request"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
+	// A room or a fare is booked by its Select button.
+	"book": {"reserve", "request", "select"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
 	"vehicle": {"car"}, "car": {"vehicle"},
 	// Money and documents.
 	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
@@ -133,6 +146,8 @@ var wordAlternatives = map[string][]string{
 	// People and groups.
 	"participants": {"people", "members", "attendees", "everyone"}, "members": {"people", "participants"},
 	"people": {"members", "participants", "everyone"}, "attendees": {"participants", "guests"},
+	// "the number of guests": booking forms ask for the party size, or the people.
+	"guests":  {"party", "people"},
 	"company": {"organization", "organisation", "employer", "business"}, "organization": {"company"},
 	"organisation": {"company"}, "owner": {"assignee", "owned"}, "assignee": {"owner", "assigned"},
 	"kid": {"child", "student"}, "child": {"kid", "student"},
