@@ -113,23 +113,11 @@ func namedVerbatim(e *Element, desc []string) bool {
 		return false
 	}
 	for i := 0; i+len(name) <= len(desc); i++ {
-		if equalWords(desc[i:i+len(name)], name) {
+		if slices.Equal(desc[i:i+len(name)], name) {
 			return true
 		}
 	}
 	return false
-}
-
-func equalWords(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // opposites are groups of words that name the sides of one control pair (a pair of buttons, a
