@@ -25,7 +25,8 @@ type Parsed struct {
 	// Context are the words of an "in the cart summary" / "under Billing" phrase.
 	Context []string
 	// ContextBare says the context phrase has no article or possessive: "in metric", "in
-	// pounds", "in April" qualify what is asked for rather than say where it is.
+	// pounds" may qualify what is asked for rather than say where it is (wordsInContext reads
+	// it against the page, once, and clears it).
 	ContextBare bool
 	// Ordinal is 1-based, -1 for last, -2 for second to last, 0 for none.
 	Ordinal int

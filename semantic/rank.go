@@ -1015,7 +1015,7 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	}
 
 	if ks := kindShapes[p.Kind]; ks != 0 {
-		if p.Kind == "time" && p.KindStrict && pe.shape&shapeClock != 0 && meridiem(pe.norm[textField]) {
+		if p.Kind == "time" && p.KindStrict && pe.shape&shapeClock != 0 && ampmRe.MatchString(pe.norm[textField]) {
 			// "how long is the flight": "9:40 AM – 6:19 PM" says when, not how long.
 			d -= 0.55
 		} else if pe.shape&ks != 0 {
@@ -1074,31 +1074,6 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		}
 	}
 	return d, fits
-}
-
-// meridiem reports whether normalized text s has a time of day with its "am" or "pm" ("9:40
-// am", "6pm", "9:14 a.m."): a clock, not a duration.
-func meridiem(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !isDigitByte(s[i]) {
-			continue
-		}
-		k := i + 1
-		if k < len(s) && s[k] == ' ' {
-			k++
-		}
-		if k >= len(s) || s[k] != 'a' && s[k] != 'p' {
-			continue
-		}
-		k++
-		if k < len(s) && s[k] == '.' {
-			k++
-		}
-		if k < len(s) && s[k] == 'm' && (k+1 == len(s) || !isLetterByte(s[k+1])) {
-			return true
-		}
-	}
-	return false
 }
 
 // hasFigureWord reports whether s has a word that starts with a digit: "12 records", not "IPv4".
@@ -2151,4 +2126,5 @@ func wordsInContext(ps []prepared, p *Parsed) {
 		}
 	}
 	p.Words = append(p.Words, p.Context...)
+	p.ContextBare = false // read: a second ranking of p adds nothing twice
 }

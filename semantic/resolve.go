@@ -539,16 +539,15 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	// Lists whose items are titled by the item noun, where no class names it: "the second
 	// reference's phone" counts the blocks titled "Reference 1", "Reference 2", not every
 	// block alike (the landlord's before them), and no other list.
-	titled := map[string][]int{}
-	if item != "" {
-		for _, kind := range kinds {
-			if t := titledBy(s, ps, dataRows(s, lists[kind], members), members, item); len(t) > 1 {
-				titled[kind] = t
-			}
+	rows, titled := map[string][]int{}, map[string][]int{}
+	for _, kind := range kinds {
+		rows[kind] = dataRows(s, lists[kind], members)
+		if t := titledBy(s, ps, rows[kind], members, item); len(t) > 1 {
+			titled[kind] = t
 		}
 	}
 	for _, kind := range kinds {
-		items := dataRows(s, lists[kind], members)
+		items := rows[kind]
 		bonus := 0.0
 		if item != "" && (strings.Contains(strings.ToLower(kind), item) || kindAbbreviates(kind, item)) {
 			bonus = 0.15 // "the second job" in li.job, "the last activity" in li.act
@@ -730,17 +729,11 @@ func titledBy(s *Snapshot, ps []prepared, items []int, members map[int][]int, it
 // dataRows is items without the header rows of a grid whose rows are all alike: "the third
 // track" is the third row under the header, not the third row.
 func dataRows(s *Snapshot, items []int, members map[int][]int) []int {
-	for j, it := range items {
-		if !slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) }) {
-			continue
-		}
-		out := slices.Clone(items[:j])
-		for _, it := range items[j+1:] {
-			if !slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) }) {
-				out = append(out, it)
-			}
-		}
-		return out
+	header := func(it int) bool {
+		return slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) })
 	}
-	return items
+	if !slices.ContainsFunc(items, header) {
+		return items
+	}
+	return slices.DeleteFunc(slices.Clone(items), header)
 }

@@ -327,25 +327,18 @@ func regionOf(s *Snapshot, cs []scored, e *Element) []int {
 		return nil
 	}
 	up := itemUps(s)
-	chain := func(it int) []int {
-		var out []int
-		for n := 0; it != 0 && n < 32; it, n = up[it], n+1 {
-			out = append(out, it)
-		}
-		return out
+	var mine []int // e's item and the items around it, innermost first
+	for it, n := e.Item, 0; it != 0 && n < 32; it, n = up[it], n+1 {
+		mine = append(mine, it)
 	}
-	mine := chain(e.Item)
 	// The deepest item shared with another candidate bounds the region.
 	limit := len(mine)
 	for _, c := range cs {
-		if c.Element.ID == e.ID {
+		if c.Element.ID == e.ID || c.Element.Item == 0 {
 			continue
 		}
-		for k, it := range mine {
-			if k < limit && slices.Contains(chain(c.Element.Item), it) {
-				limit = k
-				break
-			}
+		if k := slices.Index(mine, sharedItem(s, e.Item, c.Element.Item)); k >= 0 && k < limit {
+			limit = k
 		}
 	}
 	if limit == 0 {
@@ -354,7 +347,7 @@ func regionOf(s *Snapshot, cs []scored, e *Element) []int {
 	region := mine[limit-1]
 	var out []int
 	for j := range s.Elements {
-		if it := s.Elements[j].Item; it != 0 && slices.Contains(chain(it), region) {
+		if it := s.Elements[j].Item; it != 0 && sharedItem(s, it, region) == region {
 			out = append(out, j)
 		}
 	}
