@@ -425,7 +425,7 @@ func TestGrounding(t *testing.T) {
 	if os.Getenv("GROUNDING_FAST") != "" { // a tuning loop: the heuristic's misses and figures only
 		for _, o := range heur {
 			if !o.top1 && !o.holdout {
-				t.Logf("MISS %s %q -> %s%s", o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 200), o.want)
+				t.Logf("MISS [%s] %s %q -> %s%s", descForm(o.desc), o.page, o.desc, clip(firstOf(o.got, fmt.Sprint(o.err)), 200), o.want)
 			}
 		}
 		tt, th, ta := summarizeTop1(heur)
