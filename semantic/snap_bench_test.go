@@ -14,7 +14,8 @@ import (
 )
 
 // bigPageActive is bigPage with what actions change: a style that reflows a selected product
-// card, two checkboxes, and a scroller of its own.
+// card, two checkboxes, and a scroller of its own; and hover and focus rules that paint, as most
+// sites have.
 func bigPageActive(tb testing.TB, dir string, n int) string {
 	tb.Helper()
 	name := bigPage(tb, dir, n)
@@ -22,7 +23,8 @@ func bigPageActive(tb testing.TB, dir string, n int) string {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s := strings.Replace(string(b), "</head>", `<style>li.selected { padding: 6px; border: 2px solid #888 } #notes { height: 60px; overflow: auto }</style></head>`, 1)
+	s := strings.Replace(string(b), "</head>", `<style>li.selected { padding: 6px; border: 2px solid #888 } #notes { height: 60px; overflow: auto }
+a:hover { color: #06c; text-decoration: underline } input:focus { outline: 2px solid #06c; border-color: #06c } button:hover { background: #eee }</style></head>`, 1)
 	s = strings.Replace(s, "</form>", `<input type=checkbox id=agree><label for=agree>I agree</label><input type=checkbox id=news><label for=news>Send me news</label></form><div id=notes><p>Note one</p><p>Note two</p><p>Note three</p><p>Note four</p><p>Note five</p></div>`, 1)
 	active := "active.html"
 	if err := os.WriteFile(filepath.Join(dir, active), []byte(s), 0o644); err != nil {

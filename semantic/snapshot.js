@@ -1008,9 +1008,10 @@ function (KEY) {
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
   // values that re-encoding handles differ (newV then holds all the values), 2 otherwise. With
   // only (indexes of reads, see settleSetup), it reads those alone: strict, it says 2 at the
-  // first difference; else it takes new boxes as above and says 3 at the first other value that
-  // differs (a field's value may restyle: everything is to be read again).
-  function remeasure(only, strict) {
+  // first difference; free, it says 2 at a box that moved and takes other values as above;
+  // else it takes new boxes as above and says 3 at the first other value that differs (a
+  // field's value may restyle: everything is to be read again).
+  function remeasure(only, strict, free) {
     const E = recEl, K = recK, V = recV, J = recJ, n = only ? only.length : E.length;
     let NV = null;
     for (let x = 0; x < n; x++) {
@@ -1022,7 +1023,7 @@ function (KEY) {
           const r = el.getBoundingClientRect();
           const x = r.x, y = r.y, w = r.width, h = r.height;
           if (x !== V[j] || y !== V[j + 1] || w !== V[j + 2] || h !== V[j + 3]) {
-            if (strict || (w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
+            if (strict || free || (w === 0 || h === 0) !== (V[j + 2] === 0 || V[j + 3] === 0)) return 2;
             if (NV === null) NV = V.slice();
             NV[j] = x; NV[j + 1] = y; NV[j + 2] = w; NV[j + 3] = h;
           }
@@ -1052,7 +1053,7 @@ function (KEY) {
         default: return 2;
       }
       if (v !== V[j]) {
-        if (only) return strict ? 2 : 3;
+        if (only && !free) return strict ? 2 : 3;
         if (NV === null) NV = V.slice();
         NV[j] = v;
       }
@@ -1078,11 +1079,13 @@ function (KEY) {
   // What escapes: a style rule edited in place (sheet.cssRules[i].style.x = ...), a custom state
   // (:state()), a scroller whose first element per parent is sticky (docs/targets.md).
   let recJ = null, lightRecs = null, boxRecs = null, settleVals = null;
-  let walkDocs = [], walkRoots = [], lateTags = [], lateSeen = null, inputs = 0;
-  const bump = () => { inputs++; };
+  let walkDocs = [], walkRoots = [], lateTags = [], lateSeen = null, inputs = 0, loads = 0;
+  const bump = () => { inputs++; }, bumpLoad = () => { loads++; };
+  // User input restyles a page only through its style rules' state pseudo-classes (see
+  // stillStyle); loads, transitions and the rest may move anything.
   const INPUT_EVENTS = ['pointerover', 'pointerout', 'pointerdown', 'pointerup', 'mouseover', 'mouseout', 'mousedown', 'mouseup',
-    'focusin', 'focusout', 'keydown', 'keyup', 'input', 'change', 'touchstart', 'touchend', 'dragstart', 'dragend',
-    'drop', 'toggle', 'load', 'error', 'transitionrun', 'animationstart', 'fullscreenchange'];
+    'focusin', 'focusout', 'keydown', 'keyup', 'input', 'change', 'touchstart', 'touchend', 'dragstart', 'dragend', 'drop'];
+  const LOAD_EVENTS = ['toggle', 'load', 'error', 'transitionrun', 'animationstart', 'fullscreenchange'];
   const MEDIA = ['(prefers-color-scheme: dark)', '(prefers-reduced-motion: reduce)', '(prefers-contrast: more)', '(forced-colors: active)',
     '(hover: hover)', '(pointer: coarse)', 'print'];
   const listened = new WeakSet(), mqls = new WeakMap();
@@ -1092,8 +1095,12 @@ function (KEY) {
     listened.add(doc);
     const opts = {capture: true, passive: true};
     for (const t of INPUT_EVENTS) doc.addEventListener(t, bump, opts);
+    for (const t of LOAD_EVENTS) doc.addEventListener(t, bumpLoad, opts);
     const w = doc.defaultView;
-    if (w) for (const t of ['resize', 'hashchange', 'focus', 'blur']) w.addEventListener(t, bump, opts);
+    if (w) {
+      for (const t of ['focus', 'blur']) w.addEventListener(t, bump, opts);
+      for (const t of ['resize', 'hashchange']) w.addEventListener(t, bumpLoad, opts);
+    }
   }
   // lateTag records a custom element not defined yet (:not(:defined) rules hide such).
   function lateTag(el, lower) {
@@ -1139,6 +1146,45 @@ function (KEY) {
     for (let i = 0; i < n; i++) if (K[i] < 2 || K[i] > 6 && K[i] !== 10) boxes.push(i);
     boxRecs = boxes;
   }
+  // Style rules that follow user input: a selector with a state pseudo-class (:hover, :focus,
+  // :checked, :placeholder-shown...) that sets anything but paint (colours, backgrounds,
+  // outlines, shadows, decorations), or a field sized by its content. A page with none of them
+  // lays out and shows the same whatever the pointer, focus, keys and form state do: after
+  // input, only the form state itself is read again (measureAgain).
+  const STATE_PSEUDO = /:(hover|active|focus|focus-within|focus-visible|checked|indeterminate|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|autofill|-webkit-autofill|blank|open)(?![\w-])/;
+  const PAINT_ONLY = /^(color|background(-.*)?|outline(-.*)?|box-shadow|text-shadow|text-decoration(-.*)?|text-underline-.*|border(-[a-z]+)*-color|caret-color|accent-color|fill(-.*)?|stroke(-.*)?|transition(-.*)?)$/;
+  const sheetStill = new WeakMap(); // sheet -> [rule count, still]
+  function stillRules(rules) {
+    for (const r of rules) {
+      if (r.styleSheet && !stillSheet(r.styleSheet)) return false; // @import
+      const st = r.style;
+      if (st) {
+        if (st.getPropertyValue('field-sizing')) return false;
+        if (r.selectorText && STATE_PSEUDO.test(r.selectorText)) {
+          for (let i = 0; i < st.length; i++) if (!PAINT_ONLY.test(st[i])) return false;
+        }
+      }
+      if (r.cssRules && r.cssRules.length && !stillRules(r.cssRules)) return false; // @media, nesting
+    }
+    return true;
+  }
+  function stillSheet(sh) {
+    let rules;
+    try { rules = sh.cssRules; } catch (e) { return false; } // cross-origin: unknown
+    const n = rules.length, c = sheetStill.get(sh);
+    if (c && c[0] === n) return c[1];
+    const still = stillRules(rules);
+    sheetStill.set(sh, [n, still]);
+    return still;
+  }
+  function stillStyle() {
+    const roots = walkDocs.concat(walkRoots);
+    for (const root of roots) {
+      for (const sh of root.styleSheets) if (!sh.disabled && !stillSheet(sh)) return false;
+      if (root.adoptedStyleSheets) for (const sh of root.adoptedStyleSheets) if (!sh.disabled && !stillSheet(sh)) return false;
+    }
+    return true;
+  }
   function sheetsOf(root, s) {
     const L = root.styleSheets;
     s.push(L.length);
@@ -1156,18 +1202,26 @@ function (KEY) {
   function signals() {
     try { return signalsNow(); } catch (e) { return null; }
   }
+  // They come in three parts: [what moves or restyles anything, scroll offsets, user input and
+  // form state] (see measureAgain).
   function signalsNow() {
-    const s = [inputs], sc = [];
+    const s = [loads], sc = [], u = [inputs];
     for (const doc of walkDocs) {
       const w = doc.defaultView;
       if (!w) { s.push(null); continue; }
       // A running animation moves or restyles the page; a finished one that holds its end
       // (fill: forwards, common in entrance effects) or a paused one does not.
-      if (doc.getAnimations) for (const a of doc.getAnimations()) if (a.playState === 'running') return null;
+      // Their count tells a new one that ended before this read (a script's el.animate on a click).
+      if (doc.getAnimations) {
+        const as = doc.getAnimations();
+        for (const a of as) if (a.playState === 'running') return null;
+        s.push(as.length);
+      }
       const vv = w.visualViewport, f = doc.fonts;
       sc.push(w.scrollX, w.scrollY);
       s.push(w.innerWidth, w.innerHeight, w.devicePixelRatio, vv ? vv.scale : 1, w.location.hash,
-        doc.activeElement, doc.fullscreenElement, doc.hasFocus(), f ? f.status : '', f ? f.size : 0);
+        doc.fullscreenElement, f ? f.status : '', f ? f.size : 0);
+      u.push(doc.activeElement, doc.hasFocus());
       let q = mqls.get(w);
       if (!q) { q = MEDIA.map(m => w.matchMedia(m)); mqls.set(w, q); }
       for (const m of q) s.push(m.matches);
@@ -1177,17 +1231,17 @@ function (KEY) {
       s.push(loading);
       for (const inp of doc.getElementsByTagName('input')) {
         const t = inp.type;
-        if (t === 'checkbox' || t === 'radio') s.push(inp.checked, inp.indeterminate);
+        if (t === 'checkbox' || t === 'radio') u.push(inp.checked, inp.indeterminate);
       }
-      for (const sel of doc.getElementsByTagName('select')) s.push(sel.selectedIndex);
+      for (const sel of doc.getElementsByTagName('select')) u.push(sel.selectedIndex);
       let pop = -1;
       try { pop = doc.querySelectorAll(':popover-open').length; } catch (e) { /* no popovers */ }
       s.push(pop);
       sheetsOf(doc, s);
     }
-    for (const r of walkRoots) { s.push(r.activeElement); sheetsOf(r, s); }
+    for (const r of walkRoots) { u.push(r.activeElement); sheetsOf(r, s); }
     for (let i = 0; i < lateTags.length; i += 2) s.push(!!lateTags[i].get(lateTags[i + 1]));
-    return [s, sc];
+    return [s, sc, u];
   }
   function same(a, b) {
     if (a.length !== b.length) return false;
@@ -1196,10 +1250,12 @@ function (KEY) {
   }
   // measureAgain re-reads what the last walk read, as remeasure(null) does, or less when sig (the
   // signals now) and those of the last snapshot allow: nothing (0, settled: store.settled counts
-  // it), or boxes and form state alone after a scroll that restyled nothing (store.boxed).
+  // it); boxes and form state alone after a scroll that restyled nothing (store.boxed); after
+  // user input (typing, a click on a check box, focus, hover) on a page whose style rules do not
+  // follow it (stillStyle), the settled page's reads with form state free to change (store.formed).
   function measureAgain(sig) {
-    if (!classed.size && settleVals !== null && sig !== null) {
-      if (same(sig[0], settleVals[0])) {
+    if (!classed.size && settleVals !== null && sig !== null && same(sig[0], settleVals[0])) {
+      if (same(sig[2], settleVals[2])) {
         if (same(sig[1], settleVals[1]) && remeasure(lightRecs, true) === 0) {
           store.settled = (store.settled || 0) + 1;
           return 0;
@@ -1207,6 +1263,12 @@ function (KEY) {
         const k = remeasure(boxRecs, false);
         if (k !== 3) {
           store.boxed = (store.boxed || 0) + 1;
+          return k;
+        }
+      } else if (same(sig[1], settleVals[1]) && stillStyle()) {
+        const k = remeasure(lightRecs, false, true);
+        if (k !== 2) {
+          store.formed = (store.formed || 0) + 1;
           return k;
         }
       }
