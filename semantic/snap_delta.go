@@ -3,6 +3,8 @@ package semantic
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"sync"
 	"unicode/utf8"
 	"unsafe"
@@ -17,7 +19,10 @@ type snapBase struct {
 	gen  int
 	body string // the wire format without the generation
 	snap *Snapshot
-	tick uint64 // when it was stored, for eviction
+	// patched: snap is body's snapshot with patches applied (see applyPatches), so a
+	// difference of nothing from body is not snap.
+	patched bool
+	tick    uint64 // when it was stored, for eviction
 }
 
 // snapBases holds a snapBase per page (see baseKey), bounded in count and bytes. A base is only a
@@ -94,6 +99,8 @@ var errNoBase = errors.New("difference from an unknown snapshot")
 //	"F" doc (string) gen body: a whole snapshot of document doc.
 //	"D" gen p s rest: the body is the first p and the last s UTF-16 code units of base's body
 //	   with rest in between.
+//	"P" gen url title n patches: base's snapshot with n elements' state changed (see
+//	   applyPatches); base's body stays the body of the next difference.
 //
 // It returns the snapshot and the base it makes for the next one.
 func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
@@ -131,7 +138,7 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 		if pb < 0 || sb < 0 || pb+sb > len(old) {
 			return nil, nil, fmt.Errorf("%w: difference of %d+%d units from %d bytes", errWire, p, sfx, len(old))
 		}
-		if mid == "" && pb == len(old) {
+		if mid == "" && pb == len(old) && !base.patched {
 			// The same snapshot again: its elements, and the ranker's work on them, are shared
 			// (snapshots are never modified; only Gen differs).
 			s := &Snapshot{Gen: gen, URL: base.snap.URL, Title: base.snap.Title, Elements: base.snap.Elements, Containers: base.snap.Containers, prep: base.snap.prep}
@@ -146,8 +153,94 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 			s.prev = base.snap // prepared, so with no prev of its own: one link at most
 		}
 		return &snapBase{doc: base.doc, gen: gen, body: body, snap: s}, s, nil
+	case 'P':
+		gen := r.num()
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		if base == nil {
+			return nil, nil, errNoBase
+		}
+		s, err := applyPatches(r, base.snap, gen)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &snapBase{doc: base.doc, gen: gen, body: base.body, snap: s, patched: true}, s, nil
 	}
 	return nil, nil, fmt.Errorf("%w: unknown message kind %q", errWire, msg[0])
+}
+
+// applyPatches reads a patch (see patchRows in snapshot.js) to old from r, which must end with
+// it: the snapshot old was with some elements' state (bits, box, text, value, class) changed.
+// When nothing changed, old's elements and the ranker's work on them are shared.
+func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
+	url, title := r.str(), r.str()
+	n := r.num()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if n > len(old.Elements) {
+		return nil, fmt.Errorf("%w: %d patches to %d elements", errWire, n, len(old.Elements))
+	}
+	if n == 0 {
+		if r.i != len(r.s) {
+			r.fail("end")
+			return nil, r.err
+		}
+		return &Snapshot{Gen: gen, URL: url, Title: title, Elements: old.Elements, Containers: old.Containers, prep: old.prep}, nil
+	}
+	s := &Snapshot{Gen: gen, URL: url, Title: title, Elements: slices.Clone(old.Elements), Containers: old.Containers, prep: &prepCache{}}
+	i := -1
+	var dx, dy, dw, dh int
+	for range n {
+		i += r.num() + 1
+		bits := r.num()
+		dx += r.signed()
+		dy += r.signed()
+		dw += r.signed()
+		dh += r.signed()
+		what := r.num()
+		if r.err != nil {
+			return nil, r.err
+		}
+		if i >= len(s.Elements) {
+			return nil, fmt.Errorf("%w: a patch to element %d of %d", errWire, i, len(s.Elements))
+		}
+		e := &s.Elements[i]
+		tenths := func(v float64, d int) float64 { return float64(int(math.Round(v*10))+d) / 10 }
+		e.Box = Box{X: tenths(e.Box.X, dx), Y: tenths(e.Box.Y, dy), W: tenths(e.Box.W, dw), H: tenths(e.Box.H, dh)}
+		e.Visible = bits&wHidden == 0
+		e.Enabled = bits&wDisabled == 0
+		e.Editable = bits&wEditable != 0
+		e.Checked = bits&wChecked != 0
+		if what&1 != 0 {
+			t := r.str()
+			switch {
+			case bits&wText != 0:
+				e.Text = t
+			case bits&wTextSame != 0:
+				e.Text = e.Name
+			default:
+				e.Text = ""
+			}
+		}
+		if what&2 != 0 {
+			e.Value = r.str()
+		}
+		if what&4 != 0 {
+			e.Class = r.str()
+		}
+	}
+	if r.err == nil && r.i != len(r.s) {
+		r.fail("end")
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if c := old.prep; c != nil && c.ready.Load() {
+		s.prev = old // prepared, so with no prev of its own: one link at most
+	}
+	return s, nil
 }
 
 // docID reports whether doc looks like a page-side document id (base64url, short), which Snap

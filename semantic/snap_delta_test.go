@@ -2,11 +2,14 @@ package semantic
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/go-rod/rod"
+	"github.com/rodeo-run/rodeo/browser/browsertest"
 )
 
 // TestSnap_DeltaMatchesWhole: Snap's snapshots, sent as differences from the last one, must
@@ -90,6 +93,35 @@ func TestReadMessage_Malformed(t *testing.T) {
 	if _, _, err := readMessage(same, nil); err != errNoBase {
 		t.Errorf("a difference without a base: %v", err)
 	}
+	// A patch: element 0 checked (bits 512), 1.5 px lower, its value "v". Nothing changed: the
+	// elements are shared. A difference of nothing after a patch is the body's, not the patch's.
+	patch := "P" + "E" + "Bu" + "A" + "B" + "A" + wireNum(512) + "A" + "e" + "A" + "A" + "C" + "Bv"
+	b4, s4, err := readMessage(patch, b)
+	if err != nil || !s4.Elements[0].Checked || s4.Elements[0].Box.Y != s.Elements[0].Box.Y+1.5 || s4.Elements[0].Value != "v" || s4.Elements[0].Name != "n" || !b4.patched || b4.body != b.body {
+		t.Fatalf("a patch: %v %+v", err, s4)
+	}
+	if s.Elements[0].Checked || s.Elements[0].Value != "" {
+		t.Fatalf("a patch changed the snapshot it patched: %+v", s.Elements[0])
+	}
+	if _, s5, err := readMessage("P"+"F"+"Bu"+"A"+"A", b4); err != nil || &s5.Elements[0] != &s4.Elements[0] {
+		t.Fatalf("an empty patch: %v %+v", err, s5)
+	}
+	if _, s6, err := readMessage("D"+"G"+wireNum(len(body))+"A", b4); err != nil || s6.Elements[0].Checked || &s6.Elements[0] == &s4.Elements[0] {
+		t.Fatalf("the body again after a patch: %v %+v", err, s6)
+	}
+	if _, _, err := readMessage(patch, nil); err != errNoBase {
+		t.Errorf("a patch without a base: %v", err)
+	}
+	for _, m := range []string{"P", "PE", "PEBu", "PEBuA", "PE" + "Bu" + "A" + "C", "PE" + "Bu" + "A" + "B" + "B" + "A" + "AAAA" + "A", patch + "A", "PE" + "Bu" + "A" + "B" + "A" + "A" + "AAAA" + "H"} {
+		if _, _, err := readMessage(m, b); err == nil {
+			t.Errorf("%q: no error", m)
+		}
+	}
+	for i := 0; i < len(patch); i++ {
+		for _, c := range []byte{'!', '_', 'z', 'A', 'D'} {
+			_, _, _ = readMessage(patch[:i]+string(c)+patch[i+1:], b)
+		}
+	}
 	for _, m := range []string{"", "X", "D", "DB", "DBB", "D" + "B" + wireNum(len(body)+1) + "A", "D" + "B" + wireNum(len(body)) + "B", "F", "FC", "FCdcB", full + "A"} {
 		if _, _, err := readMessage(m, b); err == nil {
 			t.Errorf("%q: no error", m)
@@ -165,5 +197,74 @@ func TestSnap_FramePage(t *testing.T) {
 	}
 	if baseKey(fp) == baseKey(p) {
 		t.Error("a frame and its page share a base")
+	}
+}
+
+// TestSnap_PatchMatchesWhole: after changes that leave the page's elements as they were (values,
+// check boxes, classes, scrolling, reflow, hiding by style), Snap's snapshot comes as a patch to
+// the last one and must equal what a whole snapshot says; changes that do not (a node added,
+// an item's kind changed) come whole or as a difference, and must too.
+func TestSnap_PatchMatchesWhole(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "replay.html"), []byte(replayPage), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := browsertest.Page(t, browsertest.Serve(t, dir)+"/replay.html")
+	patches := func() int { return p.MustEval(`(k) => window[k].patches || 0`, windowKey).Int() }
+	for _, c := range []struct {
+		name, act string
+		patch     bool
+	}{
+		{"nothing", `() => {}`, true},
+		{"type into a field", `() => { document.getElementById('name').value = 'Ada Lovelace'; }`, true},
+		{"a password", `() => { document.getElementById('pw').value = 'hunter2'; }`, true},
+		{"check a box", `() => document.getElementById('cb').click()`, true},
+		{"choose an option", `() => { document.getElementById('sel').selectedIndex = 1; }`, true},
+		{"a progress bar moves", `() => { document.getElementById('prog').value = 150; }`, true},
+		{"disable a field", `() => { document.getElementById('name').disabled = true; }`, false},
+		{"reflow by class", `() => document.getElementById('sib1').classList.add('big')`, true},
+		{"a link's class", `() => { document.querySelector('#card1 a').className = 'go'; }`, true},
+		{"hide by style", `() => { document.getElementById('sib2').style.visibility = 'hidden'; }`, true},
+		{"scroll the window", `() => window.scrollTo(0, 250)`, true},
+		{"scroll the window back", `() => window.scrollTo(0, 0)`, true},
+		{"scroll an inner box", `() => { document.getElementById('box').scrollTop = 45; }`, true},
+		{"a value and a class", `() => { document.querySelector('#card2 a').className = 'go now'; document.getElementById('ta').value = 'Notes'; }`, true},
+		{"an item's kind changes", `() => { document.getElementById('li2').className = 'zz'; }`, false},
+		{"a node added", `() => { const b = document.createElement('button'); b.textContent = 'Added'; document.body.prepend(b); }`, false},
+		{"the value again after a walk", `() => { document.getElementById('name').value = 'Grace'; }`, true},
+	} {
+		if _, err := Snap(ctx, p); err != nil { // the base: the page answers whole after whole() below
+			t.Fatal(err)
+		}
+		n := patches()
+		if _, err := p.Evaluate(rod.Eval(c.act)); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		s, err := Snap(ctx, p)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := patches() == n+1; got != c.patch {
+			t.Errorf("%s: sent as a patch %v, want %v", c.name, got, c.patch)
+		}
+		res, err := p.Evaluate(rod.Eval(`(k, f) => window[k][f]()`, windowKey, snapFn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, w, err := readMessage(res.Value.Str(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Gen, w.Gen = 0, 0
+		s.prep, w.prep, s.prev = nil, nil, nil
+		if !reflect.DeepEqual(s, w) {
+			for i := range min(len(s.Elements), len(w.Elements)) {
+				if !reflect.DeepEqual(s.Elements[i], w.Elements[i]) {
+					t.Fatalf("%s: element %d:\n%+v\n%+v", c.name, i, s.Elements[i], w.Elements[i])
+				}
+			}
+			t.Fatalf("%s: %d vs %d elements, %q/%q vs %q/%q", c.name, len(s.Elements), len(w.Elements), s.URL, s.Title, w.URL, w.Title)
+		}
 	}
 }

@@ -746,17 +746,24 @@ function (KEY) {
   // emit writes an element's row: r holds what the DOM decides (see visit), the rest is the
   // element's box, visibility, form state and value now. Table entries are numbered in the order
   // they are written: it writes strictly in wire order.
-  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
+  // rowBits is a row's element bits for the state read (see emit).
+  function rowBits(r, rw, rh, vis, disabled, on, value, t) {
     let bits = r.sbits;
     if (!(rw > 0 && rh > 0 && vis)) bits |= 64;
     if (disabled) bits |= 128;
     if (on) bits |= 512;
     if (!disabled && r.edBase) bits |= 256;
-    const name = r.name;
-    if (t && t !== name) bits |= 8;
+    if (t && t !== r.name) bits |= 8;
     else if (t) bits |= 2;
     if (value) bits |= 32768;
+    return bits;
+  }
+  // emit writes a row (an element) with the state read; the row keeps what was sent of it, the
+  // base of a patch (see patchRows).
+  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
+    const bits = rowBits(r, rw, rh, vis, disabled, on, value, t), name = r.name;
     const x = Math.round((rx + r.ox) * 10), y = Math.round((ry + r.oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
+    r.eb = bits; r.ex = x; r.ey = y; r.ew = w; r.eh = h; r.et = t; r.ev = value; r.ec = r.cls;
     let o = u(bits) + r.head + z(x - px) + z(y - py) + z(w - pw) + z(h - ph) + txt(name);
     px = x; py = y; pw = w; ph = h;
     if (bits & 8) o += txt(t);
@@ -1276,11 +1283,13 @@ function (KEY) {
     return remeasure(null, false);
   }
 
-  // reencode writes the last walk's rows again with the values V (what recV logs, read anew):
-  // the rest of the body (see snap), or null when a name depends on a value that changed.
-  function reencode(V) {
+  // reclass takes what the last walk's rows need before they are written again with the values V
+  // (what recV logs, read anew): -1 when a name depends on a value that changed or the repeated
+  // items are not those the walk found (a walk is needed), 1 when an item's kind changed (its
+  // tokens are numbered again: the whole body is written), else 0.
+  function reclass(V) {
     const V0 = recV, R = lastRows;
-    for (const r of R) if (r.nameDyn && V[r.vx] !== V0[r.vx]) return null;
+    for (const r of R) if (r.nameDyn && V[r.vx] !== V0[r.vx]) return -1;
     let renamed = false;
     if (classed.size) {
       const checked = new Set();
@@ -1290,7 +1299,7 @@ function (KEY) {
         if (itemTag(e.tagName) && !checked.has(p)) {
           checked.add(p);
           const k = rekind(p);
-          if (k < 0) return null;
+          if (k < 0) return -1;
           if (k > 0) renamed = true;
         }
         const i = at.get(e);
@@ -1302,6 +1311,12 @@ function (KEY) {
       }
       classed.clear();
     }
+    return renamed ? 1 : 0;
+  }
+  // reencode writes the last walk's rows again with the values V: the rest of the body (see
+  // snap). renamed (see reclass) numbers their tokens again.
+  function reencode(V, renamed) {
+    const R = lastRows;
     texts = new Map(); nTexts = 0; out = ''; px = py = pw = ph = 0;
     try {
       if (renamed) { tokens = new Map(); nTokens = 0; described = []; }
@@ -1316,6 +1331,34 @@ function (KEY) {
     } finally {
       texts = tokens = described = null; out = '';
     }
+  }
+  // patchRows is the difference of the rows written with the values V from what was last sent
+  // of them (see emit), for a caller that holds the last snapshot: the count of rows that
+  // changed, then for each the number of rows skipped before it, its bits, the change of its
+  // box (each of x, y, w, h less the change of the row patched before it: a scroll that moves
+  // every box alike costs a few characters a row), what of its text, value and class changed
+  // (1, 2, 4) and those strings. Neither the page nor the caller writes the body again.
+  function patchRows(V) {
+    const R = lastRows;
+    let o = '', n = 0, last = -1, pdx = 0, pdy = 0, pdw = 0, pdh = 0;
+    for (let i = 0; i < R.length; i++) {
+      const r = R[i], j = r.vr;
+      const t = r.vs >= 0 ? V[r.vs] : r.t;
+      const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
+      const rw = V[j + 2], rh = V[j + 3];
+      const bits = rowBits(r, rw, rh, r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
+      const x = Math.round((V[j] + r.ox) * 10), y = Math.round((V[j + 1] + r.oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
+      const what = (t !== r.et ? 1 : 0) | (value !== r.ev ? 2 : 0) | (r.cls !== r.ec ? 4 : 0);
+      if (!what && bits === r.eb && x === r.ex && y === r.ey && w === r.ew && h === r.eh) continue;
+      const dx = x - r.ex, dy = y - r.ey, dw = w - r.ew, dh = h - r.eh;
+      o += u(i - last - 1) + u(bits) + z(dx - pdx) + z(dy - pdy) + z(dw - pdw) + z(dh - pdh) + u(what);
+      if (what & 1) o += str(t || '');
+      if (what & 2) o += str(value || '');
+      if (what & 4) o += str(r.cls || '');
+      pdx = dx; pdy = dy; pdw = dw; pdh = dh; last = i; n++;
+      r.eb = bits; r.ex = x; r.ey = y; r.ew = w; r.eh = h; r.et = t; r.ev = value; r.ec = r.cls;
+    }
+    return u(n) + o;
   }
   // rekind decides again, as walkChildren does, which of node's children are repeated items and
   // of what kind, now that classes changed: -1 when they are not the items the last walk found
@@ -1373,9 +1416,11 @@ function (KEY) {
     return m;
   }
 
-  // snap takes a snapshot and returns its body (the wire format without the generation); fresh
-  // drops the derived data of earlier snapshots first and walks the page anew.
-  function snap(fresh) {
+  // snap takes a snapshot and returns its body (the wire format without the generation), or,
+  // when the caller holds the last snapshot (held) and the page's elements are the same, an
+  // object whose p is the patch to it (see patchRows); fresh drops the derived data of earlier
+  // snapshots first and walks the page anew.
+  function snap(fresh, held) {
     if (fresh) { cache = new WeakMap(); iconOwner = new WeakMap(); }
     watch(document);
     invalidate(mo.takeRecords());
@@ -1388,16 +1433,26 @@ function (KEY) {
       const k = measureAgain(sig);
       const nv = newV;
       newV = null;
-      const rest = k === 0 && !classed.size ? lastRest : k !== 2 ? reencode(nv || recV) : null;
-      if (rest !== null) {
+      const V = nv || recV, unchanged = k === 0 && !classed.size;
+      const rc = k === 2 ? -1 : unchanged ? 0 : reclass(V);
+      if (rc >= 0) {
+        let rest = null, patch = null;
+        if (held && rc === 0) patch = patchRows(V);
+        else rest = unchanged && lastRest !== null ? lastRest : reencode(V, rc === 1);
         if (nv) recV = nv;
         settleVals = sig;
-        if (rest === lastRest) store.replays = (store.replays || 0) + 1;
-        else { store.reencodes = (store.reencodes || 0) + 1; lastRest = rest; }
         const gen = ++store.gen;
         store.snaps.set(gen, lastEls);
         for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
-        return str(location.href) + str(document.title) + rest;
+        const head = str(location.href) + str(document.title);
+        if (patch !== null) {
+          store.patches = (store.patches || 0) + 1;
+          lastRest = null; // the rows moved on from the last body: written again when asked for
+          return {p: head + patch};
+        }
+        if (rest === lastRest) store.replays = (store.replays || 0) + 1;
+        else { store.reencodes = (store.reencodes || 0) + 1; lastRest = rest; }
+        return head + rest;
       }
     }
     modal = m;
@@ -1442,14 +1497,17 @@ function (KEY) {
     for (const c of b) s += B64[c & 63] + B64[c >> 6];
     return s;
   })();
+  // The caller that holds the last snapshot sent holds the body last sent whole or as a
+  // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
   return function snapW5(haveDoc, haveGen, fresh) {
-    const body = snap(!!fresh);
+    const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
+    const body = snap(!!fresh, held);
     const gen = store.gen;
-    let msg;
-    if (sentBody !== null && haveDoc === docID && haveGen === sentGen) msg = 'D' + u(gen) + delta(sentBody, body);
-    else msg = 'F' + str(docID) + u(gen) + body;
-    sentGen = gen; sentBody = body;
+    sentGen = gen;
+    if (typeof body !== 'string') return 'P' + u(gen) + body.p;
+    const msg = held ? 'D' + u(gen) + delta(sentBody, body) : 'F' + str(docID) + u(gen) + body;
+    sentBody = body;
     return msg;
   };
   // delta is the length of b's prefix and suffix that a has too (in UTF-16 code units, never
