@@ -13,7 +13,7 @@
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
 // page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
-// snapW5(doc, gen) takes a snapshot: see the message below. snapW5(0, 0, true) derives
+// snapW6(doc, gen) takes a snapshot: see the message below. snapW6(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -30,10 +30,12 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW5(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW6(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
-//            UTF-16 code units, never splitting a surrogate pair), then the rest of the body.
+//            UTF-16 code units, never splitting a surrogate pair), then the rest of the body; or,
+//            when the page's elements are those of the last message's, "P", gen, url, title,
+//            then the rows whose state changed (see patchRows).
 //   element: bits, tag, role, parent (the element's index minus its parent's, 0 for none), shape,
 //            selector (the length shared with the previous element's compact selector, then the
 //            rest as a string), box (x, y, w, h in tenths of a pixel, each a signed difference
@@ -54,8 +56,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW5) store.snapW5 = install(store);
-  return store.snapW5();
+  if (!store.snapW6) store.snapW6 = install(store);
+  return store.snapW6();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -1500,7 +1502,7 @@ function (KEY) {
   // The caller that holds the last snapshot sent holds the body last sent whole or as a
   // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
-  return function snapW5(haveDoc, haveGen, fresh) {
+  return function snapW6(haveDoc, haveGen, fresh) {
     const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
     const body = snap(!!fresh, held);
     const gen = store.gen;
