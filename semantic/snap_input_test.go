@@ -104,6 +104,8 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 			if err := (proto.EmulationSetDeviceMetricsOverride{Width: 1000, Height: 700, DeviceScaleFactor: 1}).Call(p); err != nil {
 				t.Fatal(err)
 			}
+			// Every sheet in (an import and another origin's load on their own).
+			p.MustWait(`() => [...document.querySelectorAll('link, style')].every(e => e.sheet) && [...document.styleSheets].every(s => { try { return [...s.cssRules].every(r => r.type !== 3 || r.styleSheet && r.styleSheet.cssRules.length) } catch (e) { return true } })`)
 			if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
 				t.Fatal(err)
 			}
@@ -134,6 +136,59 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 			}
 		})
 	}
+	// An imported sheet that loads after the page's first snapshots: its rules count from then on.
+	t.Run("an import that loads late", func(t *testing.T) {
+		release := make(chan struct{})
+		mux := http.NewServeMux()
+		mux.HandleFunc("/late.html", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			fmt.Fprint(w, strings.Replace(strings.Replace(inputPage, "STYLE", "", 1), "IMPORT", "", 1))
+		})
+		mux.HandleFunc("/slow.css", func(w http.ResponseWriter, r *http.Request) {
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return
+			}
+			w.Header().Set("Content-Type", "text/css")
+			fmt.Fprint(w, "#cb:checked ~ .panel button { visibility: hidden }")
+		})
+		srv := httptest.NewServer(mux)
+		defer srv.Close()
+		defer func() {
+			select {
+			case <-release:
+			default:
+				close(release)
+			}
+		}()
+		p := browsertest.Page(t, srv.URL+"/late.html")
+		if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
+			t.Fatal(err)
+		}
+		snapNow := func() { p.MustEval(`(k, f) => window[k][f]()`, windowKey, snapFn) }
+		snapNow()
+		// Added after the load, which would wait for it.
+		p.MustEval(`() => document.head.insertAdjacentHTML('beforeend', '<style>@import "/slow.css";</style>')`)
+		snapNow()
+		snapNow()
+		p.MustElement("#name").MustClick()
+		p.MustInsertText("Ada")
+		snapNow() // the sheet is looked at, its import not loaded
+		close(release)
+		p.MustWait(`() => [...document.styleSheets].every(s => [...s.cssRules].every(r => r.type !== 3 || r.styleSheet && r.styleSheet.cssRules.length))`)
+		snapNow()
+		snapNow()
+		f := p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int()
+		p.MustElement("#cb").MustClick()
+		res := p.MustEval(`(k, f) => { const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn)
+		if usual, fresh := withoutGen(t, res.Arr()[0].Str()), withoutGen(t, res.Arr()[1].Str()); usual != fresh {
+			t.Errorf("the snapshot after the import loaded differs from a fresh one")
+		}
+		if p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int() != f {
+			t.Errorf("read form state alone with the imported rule in force")
+		}
+	})
 	// What a click's script does beyond input: scrolling an inner box (focus into view) or an
 	// animation that ended holding its end frame moves boxes, so all is read again.
 	t.Run("beyond input", func(t *testing.T) {

@@ -1162,10 +1162,12 @@ function (KEY) {
   // input, only the form state itself is read again (measureAgain).
   const STATE_PSEUDO = /:(hover|active|focus|focus-within|focus-visible|checked|indeterminate|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|autofill|-webkit-autofill|blank|open)(?![\w-])/;
   const PAINT_ONLY = /^(color|background(-.*)?|outline(-.*)?|box-shadow|text-shadow|text-decoration(-.*)?|text-underline-.*|border(-[a-z]+)*-color|caret-color|accent-color|fill(-.*)?|stroke(-.*)?|transition(-.*)?)$/;
-  const sheetStill = new WeakMap(); // sheet -> [rule count, still]
-  function stillRules(rules) {
+  // sheetStill: sheet -> [rule count, its own rules still, its @import rules]. An imported
+  // sheet that loads later changes no count of the sheet importing it: it is looked at anew.
+  const sheetStill = new WeakMap();
+  function stillRules(rules, imports) {
     for (const r of rules) {
-      if (r.styleSheet && !stillSheet(r.styleSheet)) return false; // @import
+      if (r.type === 3) { imports.push(r); continue; } // CSSRule.IMPORT_RULE
       const st = r.style;
       if (st) {
         if (st.getPropertyValue('field-sizing')) return false;
@@ -1173,18 +1175,23 @@ function (KEY) {
           for (let i = 0; i < st.length; i++) if (!PAINT_ONLY.test(st[i])) return false;
         }
       }
-      if (r.cssRules && r.cssRules.length && !stillRules(r.cssRules)) return false; // @media, nesting
+      if (r.cssRules && r.cssRules.length && !stillRules(r.cssRules, imports)) return false; // @media, nesting
     }
     return true;
   }
   function stillSheet(sh) {
     let rules;
     try { rules = sh.cssRules; } catch (e) { return false; } // cross-origin: unknown
-    const n = rules.length, c = sheetStill.get(sh);
-    if (c && c[0] === n) return c[1];
-    const still = stillRules(rules);
-    sheetStill.set(sh, [n, still]);
-    return still;
+    const n = rules.length;
+    let c = sheetStill.get(sh);
+    if (!c || c[0] !== n) {
+      const imports = [];
+      c = [n, stillRules(rules, imports), imports];
+      sheetStill.set(sh, c);
+    }
+    if (!c[1]) return false;
+    for (const r of c[2]) if (r.styleSheet && !stillSheet(r.styleSheet)) return false;
+    return true;
   }
   function stillStyle() {
     const roots = walkDocs.concat(walkRoots);
