@@ -1110,3 +1110,15 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
 	})
 }
+
+// TestResolve_Sides: of look-alikes in one row (or column) that the words do not part, "on the
+// left", "on the right", "top" and "bottom" say which by where each is.
+func TestResolve_Sides(t *testing.T) {
+	runResolveCases(t, "sides.html", []resolveCase{
+		{"the aisle seat on the left in row 14", IntentClick, "", "s14c"},
+		{"the aisle seat on the right", IntentClick, "", "s14d"},
+		{"the change flight button on the right", IntentClick, "", "edit-ret"},
+		{"the bottom move passenger button", IntentClick, "", "up2"},
+		{"the window seat on the right", IntentClick, "", "s14f"},
+	})
+}

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -80,6 +81,54 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored, near bool) []sc
 		if len(cs) > 1 {
 			cs = mostWords(cs, func(c scored) int { return regionWords(s, ps, cs, c.Element, words) })
 		}
+	}
+	if len(cs) > 1 && !near {
+		cs = bySide(cs, raw)
+	}
+	return cs
+}
+
+// sides are the words that place one of a row of look-alikes by where it is on the screen ("the
+// aisle seat on the left": of seats 12C and 12D, the one further left), when none of them says
+// so in words (byOpposites reads those first): each side word and whether it wants the
+// smallest coordinate (left, top) or the largest, and whether that is x (a row) or y (a column).
+var sides = map[string]struct{ least, across bool }{
+	"left": {true, true}, "leftmost": {true, true}, "right": {false, true}, "rightmost": {false, true},
+	"top": {true, false}, "topmost": {true, false}, "bottom": {false, false}, "bottommost": {false, false},
+}
+
+// bySide keeps the candidate furthest to the side the description names when they lie in one
+// row (for left and right) or one column (for top and bottom), so that where each is says which.
+func bySide(cs []scored, raw []string) []scored {
+	for _, w := range raw {
+		sd, ok := sides[w]
+		if !ok {
+			continue
+		}
+		for _, c := range cs {
+			if slices.Contains(ownWordsOf(c.Element), w) || c.Element.Box.W <= 0 || c.Element.Box.H <= 0 {
+				return cs
+			}
+		}
+		pos := func(b Box) float64 {
+			if sd.across {
+				return b.X + b.W/2
+			}
+			return b.Y + b.H/2
+		}
+		best := cs[0]
+		for _, c := range cs[1:] {
+			a, b := best.Element.Box, c.Element.Box
+			// One row: each overlaps the other's middle line; one column likewise.
+			if sd.across && (math.Abs((a.Y+a.H/2)-(b.Y+b.H/2)) > math.Max(a.H, b.H)/2) ||
+				!sd.across && (math.Abs((a.X+a.W/2)-(b.X+b.W/2)) > math.Max(a.W, b.W)/2) {
+				return cs
+			}
+			if pos(b) < pos(a) == sd.least && pos(b) != pos(a) {
+				best = c
+			}
+		}
+		return []scored{best}
 	}
 	return cs
 }
