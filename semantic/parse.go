@@ -196,8 +196,8 @@ var openable = map[string]bool{
 // rankSide reports whether "top" or "bottom" at main[i] ranks a list ("the bottom team", "the
 // top story") rather than saying where on the page ("at the bottom", "the bottom of the form").
 func rankSide(main []string, i int) bool {
-	if i+1 >= len(main) || main[i+1] == "of" || strings.HasPrefix(main[i+1], "\x00") {
-		return false
+	if i+1 >= len(main) || main[i+1] == "of" || main[i+1] == "up" || strings.HasPrefix(main[i+1], "\x00") {
+		return false // "top up my balance" is a verb
 	}
 	if i > 0 {
 		switch main[i-1] {
@@ -395,8 +395,9 @@ func Parse(description string) Parsed {
 			p.Words = append(p.Words, m[2])
 			continue
 		}
-		if w == "last" && i+1 < len(main) && lastAdverbs[main[i+1]] {
-			// "when was the file last changed", "the last modified date": a column's words.
+		if w == "last" && i+1 < len(main) && (lastAdverbs[main[i+1]] || periodWords[main[i+1]] && (i == 0 || main[i-1] != "the")) {
+			// "when was the file last changed", "the last modified date": a column's words; "pick
+			// last season", "last month's invoices": the one before this, not the last listed.
 			p.Words = append(p.Words, w)
 			continue
 		}
@@ -555,6 +556,10 @@ func fareClass(main []string, i int) bool {
 	}
 	return i+2 < len(main) && main[i+1] == "class" && contentWord(main[i+2])
 }
+
+// periodWords after "last" with no article name the period before this one: "last season".
+var periodWords = map[string]bool{"season": true, "week": true, "month": true, "year": true, "quarter": true,
+	"night": true, "weekend": true, "semester": true, "term": true}
 
 // lastAdverbs follow a "last" that says when, not which: "last changed", "last seen".
 var lastAdverbs = map[string]bool{"changed": true, "modified": true, "updated": true, "edited": true, "seen": true,

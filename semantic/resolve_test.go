@@ -1122,3 +1122,14 @@ func TestResolve_Sides(t *testing.T) {
 		{"the window seat on the right", IntentClick, "", "s14f"},
 	})
 }
+
+// TestResolve_NotOrdinals: "top up" is a verb, and "last season" with no article the season
+// before this one, not an ordinal over the page's items; "the last match" still counts.
+func TestResolve_NotOrdinals(t *testing.T) {
+	runResolveCases(t, "lastseason.html", []resolveCase{
+		{"Top up", IntentClick, "", "topup"},
+		{"top up my credit", IntentClick, "", "topup"},
+		{"pick last season", IntentAny, "", "season"},
+		{"the last match", IntentClick, "", "m3"},
+	})
+}
