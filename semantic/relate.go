@@ -1465,7 +1465,14 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 	}
 	return handOnFromText(s, ps, all, true, "; names the control after it", func(c scored) (int, float64, string) {
 		e := c.Element
-		k := controlOf(s, ps, e.ID, intent, words)
+		k := -1
+		if e.Tag == "label" {
+			// A label element hands on to the control it labels, before or after it ("choose a
+			// 15 year loan": the Loan program select, whose option says the rest, not its label).
+			k = labelledControl(s, e.ID, intent)
+		} else {
+			k = controlOf(s, ps, e.ID, intent, words)
+		}
 		if k < 0 {
 			return -1, 0, ""
 		}
@@ -1473,6 +1480,27 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
 		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " before it names; " + c.Why
 	})
+}
+
+// labelledControl returns the control that the label element l labels, fit for intent, among
+// the elements near it, or -1.
+func labelledControl(s *Snapshot, l int, intent Intent) int {
+	name := s.Elements[l].Name
+	if name == "" {
+		return -1
+	}
+	for d := 1; d < controlReach; d++ {
+		for _, k := range []int{l + d, l - d} {
+			if k < 0 || k >= len(s.Elements) {
+				continue
+			}
+			c := &s.Elements[k]
+			if c.Label == name && c.Tag != "label" && c.Visible && !c.Covered && fitFor(c, intent) {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 // moneyHeads are the figures that are sums of money: "the order total for Lukas Brandt" is
@@ -1542,7 +1570,7 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 	for i, n := 0, len(all); i < n; i++ {
 		c := all[i]
 		e := c.Element
-		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive || e.Editable || ps[e.ID].descendants > 0 {
+		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive && !(byLabel && e.Tag == "label") || e.Editable || ps[e.ID].descendants > 0 {
 			continue
 		}
 		k, score, why := to(c)

@@ -1133,3 +1133,14 @@ func TestResolve_NotOrdinals(t *testing.T) {
 		{"the last match", IntentClick, "", "m3"},
 	})
 }
+
+// TestResolve_LabelHandsToControl: a label element that the words find, through its control's
+// chosen option, hands a choice on to that control; a check box's label, after it, hands on to
+// it, not to the next check box.
+func TestResolve_LabelHandsToControl(t *testing.T) {
+	runResolveCases(t, "labelhand.html", []resolveCase{
+		{"choose an annual membership", IntentAny, "", "plan"},
+		{"choose my other child", IntentAny, "", "kid"},
+		{"tick email me offers", IntentClick, "", "news"},
+	})
+}
