@@ -194,6 +194,20 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 	have := indexByID(all)
 	n := len(all)
 	message := contains(qt.roleWords, stemMessage)
+	// The words that say which date, past "date" itself ("card expiry" of "the card expiry
+	// date"): nil when "date" is all there is. (A measure's word says which value as much as
+	// what kind: "Distance", "Height".)
+	var which []string
+	if p.Kind == "date" && len(qt.words) > 1 {
+		for _, w := range qt.words {
+			if w != stemDate && w != stemDay {
+				which = append(which, w)
+			}
+		}
+		if len(which) == len(qt.words) {
+			which = nil
+		}
+	}
 	for i := 0; i < n; i++ {
 		c := all[i]
 		if c.collection || ps[c.Element.ID].gridHeader {
@@ -202,6 +216,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		if c.text == 0 || len(qt.words) > 0 && !ownsLikeAny(&ps[c.Element.ID], qt.words) {
 			// A label of none of the words says nothing of its value: "Open" for "the stock
 			// price", "Total" (named like the role word) for "the tax amount".
+			continue
+		}
+		if len(which) > 0 && !ownsLikeAny(&ps[c.Element.ID], which) {
+			// "Next billing date" for "the card expiry date": any date is a date, the label
+			// says none of which one.
 			continue
 		}
 		vs := valuesOf(s, ps, c.Element.ID)

@@ -1110,3 +1110,18 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
 	})
 }
+
+// TestResolve_ValueByLeadAndMenuDots checks values read off running text and a menu named by
+// its dots: "the subscription end date" is the date the words "ends on" lead, not the date
+// whose id says "agreement-date" ("end" tells it, "subscription" is on every line); "the card
+// expiry date" is the "expires 11/28", not the date a label that says only "date" labels; "the
+// ... menu for brand-kit.zip" is that row's More actions button, not its Star button.
+func TestResolve_ValueByLeadAndMenuDots(t *testing.T) {
+	runResolveCases(t, "values-lead.html", []resolveCase{
+		{"the subscription end date", IntentAny, "", "term-end"},
+		{"the subscription start date", IntentAny, "", "term-start"},
+		{"the card expiry date", IntentAny, "", "card-exp"},
+		{"the next invoice date", IntentAny, "", "next-invoice"},
+		{"the ... menu for brand-kit.zip", IntentAny, "", "more-2"},
+	})
+}
