@@ -1125,3 +1125,17 @@ func TestResolve_ValueByLeadAndMenuDots(t *testing.T) {
 		{"the ... menu for brand-kit.zip", IntentAny, "", "more-2"},
 	})
 }
+
+// TestResolve_LookupOverRowmates checks a table lookup where the row and the column the
+// description names meet: "wins for Millhaven Albion" is the cell under W (Won) in the row the
+// club's row header opens (the position cell before it is no key), not a "Won" badge of its
+// Form column; "Lancashire's overall sellout rate" is the cell in Lancashire's row, not the
+// page's Overall sellout rate figure, which is nobody's in particular.
+func TestResolve_LookupOverRowmates(t *testing.T) {
+	runResolveCases(t, "league-lookups.html", []resolveCase{
+		{"wins for Millhaven Albion", IntentAny, "", "w-mill"},
+		{"points for Stoneleigh", IntentAny, "", "pts-stone"},
+		{"Lancashire's overall sellout rate", IntentAny, "", "c-b2"},
+		{"the overall sellout rate", IntentAny, "", "k-1"},
+	})
+}
