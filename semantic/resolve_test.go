@@ -1139,3 +1139,23 @@ func TestResolve_LookupOverRowmates(t *testing.T) {
 		{"the overall sellout rate", IntentAny, "", "k-1"},
 	})
 }
+
+// TestResolve_LastOfSiblingsWithModifiers checks that siblings alike but for a modifier class
+// are one list: "the last log line" is the ERROR line that ends the log, though its class
+// ("ln lv-error") is not the INFO lines' ("ln lv-info").
+func TestResolve_LastOfSiblingsWithModifiers(t *testing.T) {
+	runResolveCases(t, "logs-panel.html", []resolveCase{
+		{"the last log line", IntentAny, "", "last-line"},
+	})
+}
+
+// TestResolve_ValueShapedLikeItsWord checks values that look like what the description names,
+// though no word on the page says it: "the firmware version" is the "4.2.7 Build 250118" that
+// "Firmware" leads, not the Firmware Upgrade link; "commit hash of the renovate build" is the
+// "7d3e9a1f" in the renovate build's cell, not the renovate-bot who triggered it.
+func TestResolve_ValueShapedLikeItsWord(t *testing.T) {
+	runResolveCases(t, "version-hash.html", []resolveCase{
+		{"the firmware version", IntentAny, "", "fw-ver"},
+		{"commit hash of the renovate build", IntentAny, "", "b1-sha"},
+	})
+}
