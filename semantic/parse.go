@@ -495,9 +495,11 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
-	if p.Item == "" && p.Ordinal == 0 {
+	if p.Item == "" {
+		// "Owen's last message" is the last of Owen's messages: whose counts with an ordinal
+		// too (but "the second line of the invoice" counts the invoice's lines, not its own).
 		p.Possessor = possessor(main)
-		if len(p.Possessor) == 0 {
+		if len(p.Possessor) == 0 && p.Ordinal == 0 {
 			p.Possessor = ofObject(main)
 		}
 	}

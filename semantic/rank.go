@@ -891,7 +891,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the requester's message": the line that names the requester is not the message.
-	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsLikeAny(pe, qt.nonPoss) {
+	if len(qt.poss) > 0 && textScore > 0 && (saysAny(pe, qt.poss) || ownsAny(pe, qt.poss) && !(len(p.Roles) > 0 && roleOK)) && !ownsLikeAny(pe, qt.nonPoss) {
 		total -= possessorPenalty
 		if roleOK && qt.onlyWhose() {
 			// Every word says whose ("the requester's message"): a line of the role asked
@@ -1921,6 +1921,20 @@ const possessorPenalty = 0.15
 const collectionPenalty = 0.35
 
 // ownsAny reports whether the element's own fields (attributes included) have any of words.
+// saysAny reports whether the element's name, label or text has one of words: what a reader
+// sees, not its id or class (id="owen-last" on one of Owen's messages, the role asked for, does
+// not make it a line that names him).
+func saysAny(pe *prepared, words []string) bool {
+	for _, w := range words {
+		for _, f := range containedFields {
+			if contains(pe.toks[f], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func ownsAny(pe *prepared, words []string) bool {
 	for _, w := range words {
 		for _, f := range nameFields {

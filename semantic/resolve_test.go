@@ -1159,3 +1159,14 @@ func TestResolve_ValueShapedLikeItsWord(t *testing.T) {
 		{"commit hash of the renovate build", IntentAny, "", "b1-sha"},
 	})
 }
+
+// TestResolve_OrdinalOfPossessor checks "X's last message": the last of the messages that are
+// X's (the lines in the items that name X), not the last line that names X, even when the
+// message's id says whose it is (id="jon-last" does not make it a line naming Jon).
+func TestResolve_OrdinalOfPossessor(t *testing.T) {
+	runResolveCases(t, "chat-panel.html", []resolveCase{
+		{"Maya's last message", IntentAny, "", "m4"},
+		{"Jon's last message", IntentAny, "", "jon-last"},
+		{"Maya's first message", IntentAny, "", "m2"},
+	})
+}
