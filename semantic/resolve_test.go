@@ -1170,3 +1170,13 @@ func TestResolve_OrdinalOfPossessor(t *testing.T) {
 		{"Maya's first message", IntentAny, "", "m2"},
 	})
 }
+
+// TestResolve_RoleWordOfTheOwner checks a role word that names whose value is asked for, not
+// what: "the fare for the electric option" is the fare in the option that says Electric, not
+// the option (a radio); "fare" asks for a price as "price" does.
+func TestResolve_RoleWordOfTheOwner(t *testing.T) {
+	runResolveCases(t, "ride-fares.html", []resolveCase{
+		{"the fare for the electric option", IntentAny, "", "fare-eco"},
+		{"the price of the XL option", IntentAny, "", "fare-xl"},
+	})
+}
