@@ -822,8 +822,11 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				more = max(more, weight(got&^bestGot&^inCtx)/weight(miss))
 			}
 		}
-		if poss&miss != 0 && bestGot&poss == 0 {
+		if poss&miss != 0 && bestGot&poss == 0 && !slices.ContainsFunc(gots, func(g uint64) bool { return g&poss != 0 }) {
 			// "Aiko Tanaka's net pay" is not the page's Net pay, which is nobody's in particular.
+			// (Another part of its own item may name the possessor while the best anchor says
+			// the rest: the price tier whose heading says "10+ packs", in the card of the
+			// product that says "4x40 screws".)
 			all[i].Score = round3(all[i].Score - notTheirs)
 			all[i].Why += "; not the possessor's"
 			strangers[i] = true

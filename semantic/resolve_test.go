@@ -1180,3 +1180,15 @@ func TestResolve_RoleWordOfTheOwner(t *testing.T) {
 		{"the price of the XL option", IntentAny, "", "fare-xl"},
 	})
 }
+
+// TestResolve_PossessorOnAnotherPart checks a value whose best anchor says part of the
+// description while another part of its own item says whose it is: "price for 10+ packs of the
+// decking screws" is the 10+ tier's price in the row that names the decking screw (the "10+"
+// on every row says which tier, the row's name whose), not the 1+ price of that row nor the
+// tier line around the price.
+func TestResolve_PossessorOnAnotherPart(t *testing.T) {
+	runResolveCases(t, "tier-prices.html", []resolveCase{
+		{"price for 10+ packs of the decking screws", IntentAny, "", "pf"},
+		{"price for 10+ packs of the plasterboard screws", IntentAny, "", "ph"},
+	})
+}
