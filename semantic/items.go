@@ -3,6 +3,7 @@ package semantic
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -86,6 +87,17 @@ func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want 
 			order = append(order, k)
 		}
 		groups[k] = append(groups[k], i)
+		// Siblings alike but for a modifier class ("ln lv-ERROR" among "ln lv-INFO" log
+		// lines, "row unread" among "row") are one list too: one member stands out, it does
+		// not start another list. (Look-alikes in other parents, a row's Edit and Delete
+		// buttons, keep their own classes apart.)
+		if e.Parent >= 0 && strings.ContainsRune(strings.TrimSpace(e.Class), ' ') {
+			sk := "siblings|" + e.Shape + "|" + firstField(e.Class) + "|" + strconv.Itoa(e.Parent)
+			if _, ok := groups[sk]; !ok {
+				order = append(order, sk)
+			}
+			groups[sk] = append(groups[sk], i)
+		}
 	}
 	bestScore, best := math.Inf(-1), ""
 	for _, k := range order {

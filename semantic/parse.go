@@ -164,12 +164,13 @@ var roleWords = map[string][]string{
 	"text": {"text", "paragraph", "label", "cell", "listitem", "heading"}, "paragraph": {"paragraph", "text"},
 	"label": {"label", "text"}, "caption": {"text", "label"}, "description": {"paragraph", "text"},
 	"price": {"text", "cell", "paragraph"}, "cost": {"text", "cell", "paragraph"}, "amount": {"text", "cell", "paragraph"},
+	"fare": {"text", "cell", "paragraph"},
 	"cell": {"cell", "gridcell"}, "row": {"row"}, "list item": {"listitem"},
 	"dialog": {"dialog", "alertdialog"}, "modal": {"dialog", "alertdialog"}, "popup": {"dialog", "alertdialog"},
 }
 
 // priceRoleWords are the role words that ask for a price: a value, not a control.
-var priceRoleWords = map[string]bool{"price": true, "cost": true, "amount": true}
+var priceRoleWords = map[string]bool{"price": true, "cost": true, "amount": true, "fare": true}
 
 // roleMultiMax is the longest role word in words.
 const roleMultiMax = 2
@@ -484,6 +485,14 @@ func Parse(description string) Parsed {
 		}
 	}
 	if len(hits) > 0 {
+		if h := hits[len(hits)-1]; ownersRole(main, h.start) {
+			// "the fare for the electric option": the option is whose fare it is, not what
+			// is asked for; its role word is one of the owner's words.
+			p.Words = append(p.Words, strings.Fields(h.word)...)
+			hits = hits[:len(hits)-1]
+		}
+	}
+	if len(hits) > 0 {
 		head := hits[len(hits)-1]
 		p.Roles = head.roles
 		p.RoleWords = append(p.RoleWords, head.word)
@@ -496,9 +505,11 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
-	if p.Item == "" && p.Ordinal == 0 {
+	if p.Item == "" {
+		// "Owen's last message" is the last of Owen's messages: whose counts with an ordinal
+		// too (but "the second line of the invoice" counts the invoice's lines, not its own).
 		p.Possessor = possessor(main)
-		if len(p.Possessor) == 0 {
+		if len(p.Possessor) == 0 && p.Ordinal == 0 {
 			p.Possessor = ofObject(main)
 		}
 	}
@@ -1213,6 +1224,20 @@ var figureWords = map[string]bool{
 // contentWord reports whether w, a word of a description, can name something: not a stop word,
 // a soft word, a role word, a preposition or a quote's placeholder. (ordinalItem keeps soft
 // words: "the second current plan" counts plans.)
+// ownersRole reports whether the role word at start ends an "of"/"for" phrase that follows a
+// noun of its own or a price's ("the size of the dog photo", "the fare for the electric
+// option"): the role word names the owner, the noun before is what is asked for.
+func ownersRole(main []string, start int) bool {
+	for k := start - 1; k > 0; k-- {
+		if w := main[k]; w == "of" || w == "for" {
+			return contentWord(main[k-1]) || priceRoleWords[main[k-1]]
+		} else if roleWords[w] != nil {
+			return false
+		}
+	}
+	return false
+}
+
 func contentWord(w string) bool {
 	return w != "s" && !strings.HasPrefix(w, "\x00") && !stopWords[w] && !softWords[w] && roleWords[w] == nil && !contextPreps[w]
 }

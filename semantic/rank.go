@@ -381,6 +381,8 @@ type queryText struct {
 	// wordW weighs words in a partial match (see weigh); nil until weighed. allW weighs all's
 	// words alike (nil: all count the same).
 	wordW, allW []float64
+	// nonHeadW weighs nonHead's words as wordW does theirs; nil until weighed.
+	nonHeadW []float64
 	// acronym is the initials of the words, stemmed, when there are 3 to 5 ("awd" for
 	// "all-wheel drive"), and acronymCaps the initials as a name writes them ("AWD"): a name
 	// must say them in capitals, or "the three dots on the Allegro parcel" finds a map.
@@ -403,6 +405,7 @@ func (qt *queryText) weigh(ps []prepared, title string) {
 		return
 	}
 	qt.wordW = make([]float64, len(qt.words))
+	qt.nonHeadW = make([]float64, 0, len(qt.words))
 	qt.offPage = len(qt.phrases) == 0
 	dfs := carrierCounts(ps, qt.words)
 	for i, w := range qt.words {
@@ -421,6 +424,9 @@ func (qt *queryText) weigh(ps []prepared, title string) {
 			wt *= weightTitle
 		}
 		qt.wordW[i] = wt
+		if w != qt.head {
+			qt.nonHeadW = append(qt.nonHeadW, wt)
+		}
 	}
 	// all's weights: the words' own, 1 for phrase and role words.
 	qt.allW = make([]float64, len(qt.all))
@@ -661,11 +667,20 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// A value led by its label in running text ("Boarding closes 07:15").
 	if pe.lead != "" && len(qt.words) > 0 {
 		ls, how := match(qt.rawWords, qt.words, qt.wordW, qt.wordsJoined, pe.lead, pe.leadToks, pe.leadJoined, false)
-		if p.Kind == "figure" && qt.head != "" && len(qt.words) > 1 && strings.ContainsAny(e.Text, "0123456789") {
-			// "Order #W-88412-0375" for "the order number": the figure is the number, the
-			// lead says which.
+		// "Order #W-88412-0375" for "the order number": the figure is the number, the lead
+		// says which. So of a value whose shape is the head's kind: "The term begins on ...
+		// and ends on <span>June 30, 2026</span>" for "the lease end date", weighing the words
+		// as the page does ("end" tells the lease's end date from its start, "lease" is on
+		// every line).
+		figure := p.Kind == "figure" && strings.ContainsAny(e.Text, "0123456789")
+		shaped := kindWords[p.Head] == p.Kind && kindShapes[p.Kind] != 0 && pe.shape&kindShapes[p.Kind] != 0
+		if (figure || shaped) && qt.head != "" && len(qt.words) > 1 {
+			var w []float64
+			if shaped {
+				w = qt.nonHeadW
+			}
 			if rest := qt.nonHead; len(rest) > 0 {
-				if rs, rhow := match(qt.nonHeadJoined, rest, nil, qt.nonHeadJoined, pe.lead, pe.leadToks, pe.leadJoined, false); 0.9*rs > ls {
+				if rs, rhow := match(qt.nonHeadJoined, rest, w, qt.nonHeadJoined, pe.lead, pe.leadToks, pe.leadJoined, false); 0.9*rs > ls {
 					ls, how = 0.9*rs, rhow
 				}
 			}
@@ -876,7 +891,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	// "the requester's message": the line that names the requester is not the message.
-	if len(qt.poss) > 0 && textScore > 0 && ownsAny(pe, qt.poss) && !ownsLikeAny(pe, qt.nonPoss) {
+	if len(qt.poss) > 0 && textScore > 0 && (saysAny(pe, qt.poss) || ownsAny(pe, qt.poss) && !(len(p.Roles) > 0 && roleOK)) && !ownsLikeAny(pe, qt.nonPoss) {
 		total -= possessorPenalty
 		if roleOK && qt.onlyWhose() {
 			// Every word says whose ("the requester's message"): a line of the role asked
@@ -1906,6 +1921,20 @@ const possessorPenalty = 0.15
 const collectionPenalty = 0.35
 
 // ownsAny reports whether the element's own fields (attributes included) have any of words.
+// saysAny reports whether the element's name, label or text has one of words: what a reader
+// sees, not its id or class (id="owen-last" on one of Owen's messages, the role asked for, does
+// not make it a line that names him).
+func saysAny(pe *prepared, words []string) bool {
+	for _, w := range words {
+		for _, f := range containedFields {
+			if contains(pe.toks[f], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func ownsAny(pe *prepared, words []string) bool {
 	for _, w := range words {
 		for _, f := range nameFields {

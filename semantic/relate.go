@@ -194,6 +194,20 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 	have := indexByID(all)
 	n := len(all)
 	message := contains(qt.roleWords, stemMessage)
+	// The words that say which date, past "date" itself ("card expiry" of "the card expiry
+	// date"): nil when "date" is all there is. (A measure's word says which value as much as
+	// what kind: "Distance", "Height".)
+	var which []string
+	if p.Kind == "date" && len(qt.words) > 1 {
+		for _, w := range qt.words {
+			if w != stemDate && w != stemDay {
+				which = append(which, w)
+			}
+		}
+		if len(which) == len(qt.words) {
+			which = nil
+		}
+	}
 	for i := 0; i < n; i++ {
 		c := all[i]
 		if c.collection || ps[c.Element.ID].gridHeader {
@@ -202,6 +216,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		if c.text == 0 || len(qt.words) > 0 && !ownsLikeAny(&ps[c.Element.ID], qt.words) {
 			// A label of none of the words says nothing of its value: "Open" for "the stock
 			// price", "Total" (named like the role word) for "the tax amount".
+			continue
+		}
+		if len(which) > 0 && !ownsLikeAny(&ps[c.Element.ID], which) {
+			// "Next billing date" for "the card expiry date": any date is a date, the label
+			// says none of which one.
 			continue
 		}
 		vs := valuesOf(s, ps, c.Element.ID)
@@ -597,8 +616,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		// "when is rent due": any date says when; the head says which (the one due).
 		heads = heads[1:]
 	}
-	if p.Kind == "figure" && figureWords[p.Head] {
-		// "the order total": the figure is the total, whatever else says "order".
+	if p.Kind == "figure" && figureWords[p.Head] && len(heads) == 2 {
+		// "the order total": the figure is the total, whatever else says "order" (but
+		// "Lancashire's sellout rate" has dropped its first word already: the rate is what).
 		heads = heads[1:]
 	}
 	var lastHead uint64 // the head noun alone, without a first word before it
@@ -649,6 +669,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		return m
 	}
 	var gots []uint64 // the words each associated anchor of the candidate has
+	var meets []int   // the cells where the row and the column the description names meet
+	strangers := map[int]bool{}
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
@@ -679,11 +701,21 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 			// And its row's key, as a label: "the data retention for Growth" is the cell
 			// under Growth in the row that "Data retention" opens.
-			if k := rowKeyCell(s, c); k >= 0 && colMask != 0 {
-				if extra := mask(k) &^ own; extra != 0 {
+			k := rowKeyCell(s, c)
+			l, labelled := labelOf[c]
+			if k < 0 && labelled && s.Elements[l].Role == "rowheader" && s.Elements[l].Item == ce.Item {
+				k = l // a league table opens its rows with the position, then the club's row header
+			}
+			if k >= 0 && colMask != 0 {
+				extra := mask(k) &^ own
+				if extra != 0 {
 					all[i].Score = round3(all[i].Score + 0.3*weight(extra)/weight(full))
 					all[i].Why += "; in the row of " + clip(firstOf(s.Elements[k].Name, s.Elements[k].Text), 30)
 					own |= extra
+				}
+				// The row's key may be the label labelValues handed c its score from (a row
+				// header): its words are c's already, and the lookup is as much one.
+				if extra != 0 || labelled && l == k && mask(k)&^colMask != 0 {
 					if own == full {
 						// Where the row and the column meet: above the row's key, which
 						// lacks the column's words, and a grid's column header.
@@ -694,6 +726,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 							}
 						}
 						all[i].Score = round3(sc)
+						meets = append(meets, i)
 					}
 				}
 			}
@@ -789,10 +822,14 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				more = max(more, weight(got&^bestGot&^inCtx)/weight(miss))
 			}
 		}
-		if poss&miss != 0 && bestGot&poss == 0 {
+		if poss&miss != 0 && bestGot&poss == 0 && !slices.ContainsFunc(gots, func(g uint64) bool { return g&poss != 0 }) {
 			// "Aiko Tanaka's net pay" is not the page's Net pay, which is nobody's in particular.
+			// (Another part of its own item may name the possessor while the best anchor says
+			// the rest: the price tier whose heading says "10+ packs", in the card of the
+			// product that says "4x40 screws".)
 			all[i].Score = round3(all[i].Score - notTheirs)
 			all[i].Why += "; not the possessor's"
+			strangers[i] = true
 		}
 		if best > 0 {
 			all[i].Score = round3(all[i].Score + anchorWeight*(best+secondAnchor*more))
@@ -806,6 +843,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				// rest. A table lookup beats the column's header and the row's key.
 				all[i].Score = round3(all[i].Score + 0.25)
 				all[i].Why += "; where the row and the column meet"
+				if ce.Role == "cell" || ce.Role == "gridcell" {
+					meets = append(meets, i)
+				}
 				if bestPart || more > 0 {
 					// Its own row says the rest ("the client on the overdue invoice": the
 					// row whose status says Overdue): the header names the column only.
@@ -816,7 +856,42 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 	}
+	lookupsFirst(s, intent, all, meets, strangers)
 	return all
+}
+
+// lookupsFirst raises each cell where the row and the column the description names meet above
+// the candidates that are not the possessor's ("Germany's overall conversion" is the cell in
+// Germany's row, not the page's Overall conversion figure) and, when reading, above the other
+// values of its row (the "Won" on a form badge is not the Won column's count).
+func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strangers map[int]bool) {
+	if len(meets) == 0 {
+		return
+	}
+	isMeet := map[int]bool{}
+	for _, i := range meets {
+		isMeet[i] = true
+	}
+	reading := intent == IntentRead || intent == IntentAny
+	for _, i := range meets {
+		c := all[i].Element.ID
+		sc := all[i].Score
+		for j := range all {
+			if isMeet[j] {
+				continue
+			}
+			e := all[j].Element
+			rowmate := reading && !e.Interactive && !e.Editable && sameRowItem(s, s.Elements[c].Item, e.Item) &&
+				!isAncestor(s, c, e.ID) && !isAncestor(s, e.ID, c)
+			if strangers[j] || rowmate {
+				sc = max(sc, all[j].Score+0.1)
+			}
+		}
+		if sc > all[i].Score {
+			all[i].Score = round3(sc)
+			all[i].Why += "; a lookup, over what is not the row's and the column's"
+		}
+	}
 }
 
 // columnHeaderOf returns the header of cell c's column, or -1: the one the grid layout found,

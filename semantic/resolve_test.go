@@ -1142,5 +1142,84 @@ func TestResolve_LabelHandsToControl(t *testing.T) {
 		{"choose an annual membership", IntentAny, "", "plan"},
 		{"choose my other child", IntentAny, "", "kid"},
 		{"tick email me offers", IntentClick, "", "news"},
+// TestResolve_ValueByLeadAndMenuDots checks values read off running text and a menu named by
+// its dots: "the subscription end date" is the date the words "ends on" lead, not the date
+// whose id says "agreement-date" ("end" tells it, "subscription" is on every line); "the card
+// expiry date" is the "expires 11/28", not the date a label that says only "date" labels; "the
+// ... menu for brand-kit.zip" is that row's More actions button, not its Star button.
+func TestResolve_ValueByLeadAndMenuDots(t *testing.T) {
+	runResolveCases(t, "values-lead.html", []resolveCase{
+		{"the subscription end date", IntentAny, "", "term-end"},
+		{"the subscription start date", IntentAny, "", "term-start"},
+		{"the card expiry date", IntentAny, "", "card-exp"},
+		{"the next invoice date", IntentAny, "", "next-invoice"},
+		{"the ... menu for brand-kit.zip", IntentAny, "", "more-2"},
+	})
+}
+
+// TestResolve_LookupOverRowmates checks a table lookup where the row and the column the
+// description names meet: "wins for Millhaven Albion" is the cell under W (Won) in the row the
+// club's row header opens (the position cell before it is no key), not a "Won" badge of its
+// Form column; "Lancashire's overall sellout rate" is the cell in Lancashire's row, not the
+// page's Overall sellout rate figure, which is nobody's in particular.
+func TestResolve_LookupOverRowmates(t *testing.T) {
+	runResolveCases(t, "league-lookups.html", []resolveCase{
+		{"wins for Millhaven Albion", IntentAny, "", "w-mill"},
+		{"points for Stoneleigh", IntentAny, "", "pts-stone"},
+		{"Lancashire's overall sellout rate", IntentAny, "", "c-b2"},
+		{"the overall sellout rate", IntentAny, "", "k-1"},
+	})
+}
+
+// TestResolve_LastOfSiblingsWithModifiers checks that siblings alike but for a modifier class
+// are one list: "the last log line" is the ERROR line that ends the log, though its class
+// ("ln lv-error") is not the INFO lines' ("ln lv-info").
+func TestResolve_LastOfSiblingsWithModifiers(t *testing.T) {
+	runResolveCases(t, "logs-panel.html", []resolveCase{
+		{"the last log line", IntentAny, "", "last-line"},
+	})
+}
+
+// TestResolve_ValueShapedLikeItsWord checks values that look like what the description names,
+// though no word on the page says it: "the firmware version" is the "4.2.7 Build 250118" that
+// "Firmware" leads, not the Firmware Upgrade link; "commit hash of the renovate build" is the
+// "7d3e9a1f" in the renovate build's cell, not the renovate-bot who triggered it.
+func TestResolve_ValueShapedLikeItsWord(t *testing.T) {
+	runResolveCases(t, "version-hash.html", []resolveCase{
+		{"the firmware version", IntentAny, "", "fw-ver"},
+		{"commit hash of the renovate build", IntentAny, "", "b1-sha"},
+	})
+}
+
+// TestResolve_OrdinalOfPossessor checks "X's last message": the last of the messages that are
+// X's (the lines in the items that name X), not the last line that names X, even when the
+// message's id says whose it is (id="jon-last" does not make it a line naming Jon).
+func TestResolve_OrdinalOfPossessor(t *testing.T) {
+	runResolveCases(t, "chat-panel.html", []resolveCase{
+		{"Maya's last message", IntentAny, "", "m4"},
+		{"Jon's last message", IntentAny, "", "jon-last"},
+		{"Maya's first message", IntentAny, "", "m2"},
+	})
+}
+
+// TestResolve_RoleWordOfTheOwner checks a role word that names whose value is asked for, not
+// what: "the fare for the electric option" is the fare in the option that says Electric, not
+// the option (a radio); "fare" asks for a price as "price" does.
+func TestResolve_RoleWordOfTheOwner(t *testing.T) {
+	runResolveCases(t, "ride-fares.html", []resolveCase{
+		{"the fare for the electric option", IntentAny, "", "fare-eco"},
+		{"the price of the XL option", IntentAny, "", "fare-xl"},
+	})
+}
+
+// TestResolve_PossessorOnAnotherPart checks a value whose best anchor says part of the
+// description while another part of its own item says whose it is: "price for 10+ packs of the
+// decking screws" is the 10+ tier's price in the row that names the decking screw (the "10+"
+// on every row says which tier, the row's name whose), not the 1+ price of that row nor the
+// tier line around the price.
+func TestResolve_PossessorOnAnotherPart(t *testing.T) {
+	runResolveCases(t, "tier-prices.html", []resolveCase{
+		{"price for 10+ packs of the decking screws", IntentAny, "", "pf"},
+		{"price for 10+ packs of the plasterboard screws", IntentAny, "", "ph"},
 	})
 }

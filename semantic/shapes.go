@@ -21,6 +21,8 @@ const (
 	shapeNumber                    // a bare figure: "912.40", "1,204"
 	shapeMeasure                   // a quantity with a unit: "18 mph", "66°", "2.4 km", "5 lb"
 	shapeClock                     // a time of day (with shapeTime): "9:14 AM", "07:05", "3pm"
+	shapeDotted                    // a version or an address: "3.16.0", "v2.14.3", "198.51.100.7"
+	shapeHex                       // a hash or a hex id: "a91f03c2", "9f1c2ab"
 )
 
 // kindShapes maps a description's kind to the shapes that satisfy it.
@@ -51,7 +53,9 @@ var kindWords = map[string]string{
 
 // shapeOfWord is the shape that is what a description word names when the page does not say
 // the word: a percentage is an open rate or a completion rate.
-var shapeOfWord = map[string]shape{stem("rate"): shapePercent, stem("share"): shapePercent}
+var shapeOfWord = map[string]shape{stem("rate"): shapePercent, stem("share"): shapePercent,
+	stem("version"): shapeDotted, stem("ip"): shapeDotted,
+	stem("hash"): shapeHex, stem("sha"): shapeHex, stem("commit"): shapeHex}
 
 var measureUnits = map[string]bool{
 	"mph": true, "kph": true, "kmh": true, "km": true, "mi": true, "miles": true, "mile": true, "ft": true,
@@ -95,6 +99,9 @@ func valueShape(s string) shape {
 			j := i
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == ',') {
 				j++
+			}
+			if dottedRun(s[i:j]) {
+				sh |= shapeDotted
 			}
 			k := j
 			for k < len(s) && s[k] == ' ' {
@@ -149,10 +156,58 @@ func valueShape(s string) shape {
 	if months && digits {
 		sh |= shapeDate
 	}
+	if digits && hasHexWord(s) {
+		sh |= shapeHex
+	}
 	if digits && !letters && sh == 0 {
 		sh |= shapeNumber
 	}
 	return sh
+}
+
+// dottedRun reports whether a run of digits, dots and commas is a version or an IPv4 address
+// ("3.16.0", "198.51.100.7"): two dots or more, no comma, and not thousands grouped by dots
+// ("1.234.567", whose groups after the first have three digits each; four groups are an
+// address all the same).
+func dottedRun(r string) bool {
+	if strings.Count(r, ".") < 2 || strings.ContainsRune(r, ',') {
+		return false
+	}
+	groups := strings.Split(r, ".")
+	if len(groups) >= 4 {
+		return true
+	}
+	for _, g := range groups[1:] {
+		if len(g) != 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasHexWord reports whether s has a word of 7 to 40 hex digits with both a digit and a letter:
+// a commit hash ("a91f03c2") or a hex id, not a number or a word.
+func hasHexWord(s string) bool {
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !isDigitByte(byte(r)) && !isLetterByte(byte(r)) || r > 127 }) {
+		if len(w) < 7 || len(w) > 40 {
+			continue
+		}
+		digit, letter, hex := false, false, true
+		for k := 0; k < len(w) && hex; k++ {
+			switch b := w[k]; {
+			case isDigitByte(b):
+				digit = true
+			case b >= 'a' && b <= 'f':
+				letter = true
+			default:
+				hex = false
+			}
+		}
+		if hex && digit && letter {
+			return true
+		}
+	}
+	return false
 }
 
 func isDigitByte(b byte) bool  { return b >= '0' && b <= '9' }

@@ -28,8 +28,9 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\bthumbs? ?down\b`), "dislike"},
 	// "Dismiss the popup with its X": an X is a close button; pages name it "Close".
 	{regexp.MustCompile(`(?:^|\s)[xX](?:\s|$)`), " close "},
-	// The kebab and meatball menus: pages name them "More" or by their icon ("ellipsis").
-	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]`), "more"},
+	// The kebab and meatball menus: pages name them "More" or by their icon ("ellipsis"); a
+	// writer types the icon as three dots ("the ... menu").
+	{regexp.MustCompile(`(?i)\b(?:three|3)[- ]dots?\b|\bkebab\b|\bmeatballs?\b|[⋮⋯…]|(?:^|\s)\.{3}(?:\s|$)`), " more "},
 	{regexp.MustCompile(`(?:^|\s)\+(?:\s|$)`), " add "},
 	{regexp.MustCompile(`(?i)\bquestion ?mark\b`), "help"},
 	// "the info icon next to Hotspot Boost": what it is next to says which, as "for" does.
