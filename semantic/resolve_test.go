@@ -1142,6 +1142,9 @@ func TestResolve_LabelHandsToControl(t *testing.T) {
 		{"choose an annual membership", IntentAny, "", "plan"},
 		{"choose my other child", IntentAny, "", "kid"},
 		{"tick email me offers", IntentClick, "", "news"},
+	})
+}
+
 // TestResolve_ValueByLeadAndMenuDots checks values read off running text and a menu named by
 // its dots: "the subscription end date" is the date the words "ends on" lead, not the date
 // whose id says "agreement-date" ("end" tells it, "subscription" is on every line); "the card
