@@ -80,6 +80,11 @@ type Parsed struct {
 	// ItemLink marks "the REI result": the link of the item that carries the other words (the
 	// role is link, found through anchors).
 	ItemLink bool
+	// Object is the noun phrase a setter verb changes ("change the category of the taxi ride"
+	// -> category, "change the checkout date" -> checkout date): a control holding a value (a
+	// select, a field) that says it is the one to change, the other words being on the
+	// control's row or block.
+	Object string
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
@@ -296,6 +301,7 @@ func Parse(description string) Parsed {
 		return " "
 	})
 
+	s = whoClause(s)
 	// The instruction verb.
 	s = stripInstruction(s, &p)
 
@@ -495,6 +501,9 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
+	if setterVerbs[p.Head] && p.First == p.Head {
+		p.Object = objectOf(main[slices.Index(main, p.Head)+1:], p.Words)
+	}
 	if p.Item == "" && p.Ordinal == 0 {
 		p.Possessor = possessor(main)
 		if len(p.Possessor) == 0 {
@@ -723,6 +732,25 @@ var whoVerbs = map[string]string{
 	"manages": "manager", "leads": "lead", "organized": "organizer", "organised": "organiser", "hosts": "host",
 	"hosted": "host", "designed": "designer", "developed": "developer", "published": "publisher", "sold": "seller",
 	"sells": "seller", "built": "builder", "made": "maker",
+}
+
+// whoClauseRe is a "who VERB X" clause inside a description: "change who owns this contact".
+var whoClauseRe = regexp.MustCompile(`(?i)\s+who\s+(\w+)\s+(.+)$`)
+
+// whoClause rewrites a "who VERB X" clause after the description's first word as X's doer
+// ("change who owns this contact" -> "change this contact's owner"): pages label the field
+// by the doer's noun (whoVerbs). A description that opens with "who" is a question, and
+// question reads it.
+func whoClause(s string) string {
+	m := whoClauseRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s
+	}
+	noun, ok := whoVerbs[strings.ToLower(s[m[2]:m[3]])]
+	if !ok {
+		return s
+	}
+	return s[:m[0]] + " " + s[m[4]:m[5]] + "'s " + noun
 }
 
 // passiveAgent reads the words of a "who is X VERBed (to|by)" question after its auxiliary
@@ -1180,6 +1208,25 @@ func headOf(main []string) string {
 		}
 	}
 	return last
+}
+
+// objectOf is the first noun phrase of main, the words after an instruction's verb, as far as
+// its words are salient ones: "the number of guests" has none (the number is a value kind, and
+// the guests are counted, not set).
+func objectOf(main, salient []string) string {
+	var out []string
+	for _, w := range main {
+		switch {
+		case npBreaks[w]:
+			return strings.Join(out, " ")
+		case !contentWord(w):
+		case !slices.Contains(salient, w):
+			return ""
+		default:
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // firstWord is the first salient word of the main words.

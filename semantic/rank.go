@@ -363,6 +363,12 @@ type queryText struct {
 	// is the head ("Order" for "the order number").
 	nonHead       []string
 	nonHeadJoined string
+	// setWords are Parsed.Object's tokens, joined and their mask: what a control that holds
+	// a value must say to be the one a setter verb changes (see setsObject). Nil for other
+	// descriptions.
+	setWords  []string
+	setJoined string
+	setMask   queryMask
 	// verb is head when the description is an instruction led by the action the control is
 	// named after ("reply to the post about the tiny house", "add the lamb curry").
 	verb string
@@ -598,6 +604,10 @@ func newQueryText(p *Parsed) *queryText {
 		}
 	}
 	qt.nonHeadJoined = strings.Join(qt.nonHead, " ")
+	if t := tokens(p.Object); len(t) > 0 {
+		qt.setWords, qt.setJoined = t, strings.Join(t, " ")
+		qt.setMask = newQueryMask(qt.setJoined, qt.setWords)
+	}
 	if n := len(qt.words); n >= 3 && n <= 5 && len(qt.phrases) == 0 {
 		var b strings.Builder
 		for _, w := range qt.words {
@@ -656,6 +666,14 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		textScore = s
 		if s > 0 {
 			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
+		}
+	}
+	// "change the category of the taxi ride": the select named Category changes it by its value;
+	// the ride's other words are on its row.
+	if setsObject(pe, p, qt) {
+		if s, f, how := bestFieldW(pe, qt.setJoined, qt.setWords, nil, qt.setJoined, false, qt.setMask); s > textScore {
+			textScore = s
+			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.setJoined)+", which the verb sets")
 		}
 	}
 	// A value led by its label in running text ("Boarding closes 07:15").
@@ -726,7 +744,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	// "reply to the post about the tiny house" is a Reply button: what lacks the action is
 	// at best the thing acted on (the post, the composer's Post button).
-	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsLike(pe, qt.verb) {
+	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsLike(pe, qt.verb) && !setsObject(pe, p, qt) {
 		textScore *= 0.6
 		why = append(why, "lacks the action")
 	}
@@ -1915,6 +1933,21 @@ func ownsAny(pe *prepared, words []string) bool {
 		}
 	}
 	return false
+}
+
+// setterVerbs change what a control holds: "change the category of the taxi ride" is the
+// ride's Category select, which says no "change": choosing another value is the change.
+var setterVerbs = map[string]bool{"change": true, "set": true}
+
+// valueRoles are the controls that hold a value a setter verb changes.
+var valueRoles = map[string]bool{"combobox": true, "listbox": true, "textbox": true, "searchbox": true,
+	"spinbutton": true, "slider": true, "radiogroup": true, "radio": true}
+
+// setsObject reports whether pe is the control a setter verb's object names: one holding a
+// value whose own fields say every word of the object ("change the category of the taxi
+// ride": a Category select; the ride is on its row). It does the action without naming it.
+func setsObject(pe *prepared, p *Parsed, qt *queryText) bool {
+	return len(qt.setWords) > 0 && setterVerbs[p.Head] && pe.el.Interactive && valueRoles[pe.el.Role] && ownsAll(pe, qt.setWords)
 }
 
 // ownsLike reports whether the element's own fields have word w or a page's alternative for it.

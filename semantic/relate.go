@@ -699,6 +699,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
+		if setsObject(&ps[c], p, qt) {
+			own |= head // "change the category": the Category select does the changing
+		}
 		if own&head == 0 && ce.Interactive && (len(p.Roles) > 0 && !roleFits(ce, p) || verbHeads[p.First] && !actionWords[p.First]) {
 			// "remove the beach photo": a control named by another word for the action
 			// ("delete") does it to the thing the description names by its role.

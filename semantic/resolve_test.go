@@ -1110,3 +1110,17 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
 	})
 }
+
+// TestResolve_SetterVerbs checks that "change X" finds the control whose value is X, though its
+// name says no "change": the row's Category select (the row says which), the Account manager
+// select for "who manages" (a who clause names the doer); a button named for the change stays
+// the target when the description says its words.
+func TestResolve_SetterVerbs(t *testing.T) {
+	runResolveCases(t, "setters.html", []resolveCase{
+		{"change the category of the train ride", IntentAny, "", "cat-tfl"},
+		{"change the category of the coffee purchase", IntentAny, "", "cat-bb"},
+		{"set the category of the grocery shopping", IntentAny, "", "cat-tesco"},
+		{"change who manages this account", IntentAny, "", "manager"},
+		{"change the plan", IntentAny, "", "change-plan"},
+	})
+}
