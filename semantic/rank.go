@@ -759,7 +759,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 	// "select the row for Daniel Kim": the control named after the instruction's verb.
-	if namingVerbs[p.Verb] && textScore > 0 && e.Interactive && firstWordOf(pe.norm[0]) == p.Verb {
+	if namedForAction(pe, p, qt) {
 		total += 0.1
 		why = append(why, "named for the action")
 	}
@@ -833,6 +833,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			needAnchor = !qt.offPage
 		case (e.Role == "cell" || e.Role == "gridcell" || pe.gridHead > 0) && columnSays(pe, qt.words):
 			// "the data retention for Growth": the cell under Growth in the Data retention row.
+			needAnchor = true
+		case namedForAction(pe, p, qt):
+			// "hide the 2.4 GHz network": the Hide SSID check box in that network's section;
+			// "select the shipment with PO-31260" the Select box of that row.
 			needAnchor = true
 		case qt.head != "" && attrHas(pe, qt.head):
 			// "the delivery status of the kettle": class="status" says what it is; the
@@ -1933,6 +1937,19 @@ func ownsAny(pe *prepared, words []string) bool {
 		}
 	}
 	return false
+}
+
+// namedForAction reports whether pe is a control named after the instruction's action: its
+// name opens with the verb ("Select TW480340", "Hide SSID") that the description opens with.
+func namedForAction(pe *prepared, p *Parsed, qt *queryText) bool {
+	verb := ""
+	switch {
+	case namingVerbs[p.Verb]:
+		verb = p.Verb
+	case qt.verb != "":
+		verb = p.Head
+	}
+	return verb != "" && pe.el.Interactive && firstWordOf(pe.norm[0]) == verb
 }
 
 // setterVerbs change what a control holds: "change the category of the taxi ride" is the

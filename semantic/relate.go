@@ -699,8 +699,11 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
-		if setsObject(&ps[c], p, qt) {
-			own |= head // "change the category": the Category select does the changing
+		if setsObject(&ps[c], p, qt) || namedForAction(&ps[c], p, qt) {
+			// "change the category": the Category select does the changing; "select the
+			// shipment with PO-31260": the row's Select box acts on the shipment (the head
+			// noun; a first word before it, "the Max plan", still says which).
+			own |= lastHead
 		}
 		if own&head == 0 && ce.Interactive && (len(p.Roles) > 0 && !roleFits(ce, p) || verbHeads[p.First] && !actionWords[p.First]) {
 			// "remove the beach photo": a control named by another word for the action

@@ -1124,3 +1124,15 @@ func TestResolve_SetterVerbs(t *testing.T) {
 		{"change the plan", IntentAny, "", "change-plan"},
 	})
 }
+
+// TestResolve_NamedForAction checks that a control named after the instruction's verb is the
+// target though it shares no other word, its section or row saying which: the Mute check box
+// under the 5 GHz heading, not the Network link; the Select box of the row with that address.
+func TestResolve_NamedForAction(t *testing.T) {
+	runResolveCases(t, "named-actions.html", []resolveCase{
+		{"mute the 5 GHz network", IntentAny, "", "hide5"},
+		{"mute the 2.4 GHz network", IntentAny, "", "hide24"},
+		{"select the client with L-4051", IntentAny, "", "dev3"},
+		{"select the client on lease L-3318", IntentAny, "", "dev2"},
+	})
+}
