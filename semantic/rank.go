@@ -763,6 +763,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		total += 0.1
 		why = append(why, "named for the action")
 	}
+	// "choose Mean": a choice's radio button or option, not the lesson link that starts with
+	// the word.
+	if choosingVerbs[p.Verb] && textScore > 0 && choiceRoles[e.Role] && e.Interactive {
+		total += 0.1
+		why = append(why, "a choice")
+	}
 	// Words spread over the element's own fields ("the Athens deal": "Athens from €71" with the
 	// id deal-ath) beat the same words split between an element and its neighbours.
 	if textScore > 0 && len(qt.words) >= 2 && pe.descendants <= 1 && ownsAll(pe, qt.words) && !oneFieldHasAll(pe, qt.words) {
@@ -1938,6 +1944,12 @@ func ownsAny(pe *prepared, words []string) bool {
 	}
 	return false
 }
+
+// choosingVerbs pick one of several values; choiceRoles are the controls that hold them.
+var (
+	choosingVerbs = map[string]bool{"choose": true, "pick": true, "select": true}
+	choiceRoles   = map[string]bool{"radio": true, "option": true, "menuitemradio": true, "checkbox": true, "combobox": true, "listbox": true}
+)
 
 // namedForAction reports whether pe is a control named after the instruction's action: its
 // name opens with the verb ("Select TW480340", "Hide SSID") that the description opens with.

@@ -1136,3 +1136,12 @@ func TestResolve_NamedForAction(t *testing.T) {
 		{"select the client on lease L-3318", IntentAny, "", "dev2"},
 	})
 }
+
+// TestResolve_ChooseAChoice checks that "choose X" is the radio button of that answer, not a
+// link whose name starts with the word.
+func TestResolve_ChooseAChoice(t *testing.T) {
+	runResolveCases(t, "choices.html", []resolveCase{
+		{"choose Median", IntentAny, "", "opt-b"},
+		{"pick Variance", IntentAny, "", "opt-a"},
+	})
+}
