@@ -1174,9 +1174,9 @@ func columnHas(pe *prepared, w string) bool {
 }
 
 // namingVerbs are instruction verbs that controls are named after ("Select Daniel Kim", "Clear
-// dates", "Follow"), unlike "open" or "click".
+// dates", "Follow", "Open locker remotely"), unlike "click" or "press".
 var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true, "tick": true, "untick": true,
-	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
+	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true, "open": true}
 
 // priceAsCondition finds a price a sentence compares with ("Free delivery on orders over £40",
 // "save 10% when you spend more than $100"), not one it states ("Plans from $9" is a plan's).

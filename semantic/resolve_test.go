@@ -1145,3 +1145,11 @@ func TestResolve_ChooseAChoice(t *testing.T) {
 		{"pick Variance", IntentAny, "", "opt-a"},
 	})
 }
+
+// TestResolve_OpenNamedControl checks that "open the locker from my phone" is the control
+// named after the verb ("Open locker remotely"), not another locker's Change locker button.
+func TestResolve_OpenNamedControl(t *testing.T) {
+	runResolveCases(t, "open-actions.html", []resolveCase{
+		{"open the locker from my phone", IntentAny, "", "open-1"},
+	})
+}
