@@ -106,9 +106,16 @@ var (
 	toggleRe   = regexp.MustCompile(`(?i)^(?:(?:turn|switch|toggle)\s+(?:on|off)\s+(.+)|(?:turn|switch|toggle)\s+(.+?)\s+(?:on|off)|(?:enable|disable|activate|deactivate)\s+(.+))$`)
 	checkRe    = regexp.MustCompile(`(?i)^(?:check|uncheck|tick|untick)\s+(.+)$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
-	bulkRe     = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
-	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
+	// makeNthRe is "make the Nth ITEM X": X is a choice on that item ("make the second print
+	// matte", "turn the third lamp blue").
+	// ("turn the second lamp off" is toggleRe's.)
+	makeNthRe = regexp.MustCompile(`(?i)^(?:make|turn)\s+((?:the\s+)?(\S+)\s+(\S+))\s+(\S+)$`)
+	bulkRe    = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
+	cursorRe  = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
 )
+
+// onOff end a toggle instruction: "turn the second lamp off".
+var onOff = map[string]bool{"on": true, "off": true}
 
 // verbs maps a leading instruction verb to the intent it implies; longest first matters only for
 // multi-word entries, which are tried before single words.
@@ -627,6 +634,12 @@ func stripInstruction(s string, p *Parsed) string {
 		// ("mark everything as read" is a bulk action's button, "Mark all as read".)
 		p.Intent = IntentClick
 		return m[2] + " " + m[1] + " checkbox"
+	}
+	if m := makeNthRe.FindStringSubmatch(s); m != nil {
+		if _, ok := ordinal(strings.ToLower(m[2])); ok && !onOff[strings.ToLower(m[4])] {
+			// "make the second print matte": the Matte choice on the second print.
+			return m[4] + " on " + m[1]
+		}
 	}
 	if rest, ok := question(s, p); ok {
 		return rest

@@ -1153,3 +1153,12 @@ func TestResolve_OpenNamedControl(t *testing.T) {
 		{"open the locker from my phone", IntentAny, "", "open-1"},
 	})
 }
+
+// TestResolve_MakeTheNthX checks that "make the second print matte" is the Matte choice of the
+// second print: the word after the counted item is the choice, not part of what is counted.
+func TestResolve_MakeTheNthX(t *testing.T) {
+	runResolveCases(t, "finishes.html", []resolveCase{
+		{"make the second print matte", IntentAny, "", "l2-matte"},
+		{"make the third print glossy", IntentClick, "", "l3-gloss"},
+	})
+}
