@@ -744,7 +744,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	// "reply to the post about the tiny house" is a Reply button: what lacks the action is
 	// at best the thing acted on (the post, the composer's Post button).
-	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsLike(pe, qt.verb) && !setsObject(pe, p, qt) {
+	// So is what says the verb only as done ("Saved address", "Deleted files" for "save the
+	// recipient", "delete the selected files"): a state, or the things it was done to.
+	if qt.verb != "" && intent != IntentRead && textScore > 0 && (!ownsLike(pe, qt.verb) || saysDone(pe.norm[0], p.Head)) && !setsObject(pe, p, qt) {
 		textScore *= 0.6
 		why = append(why, "lacks the action")
 	}
@@ -759,8 +761,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 	// "select the row for Daniel Kim": the control named after the instruction's verb.
+	// The more of the object it names too, the likelier it is the one ("Delete selected" over
+	// a file's Delete for "delete the selected files").
 	if namedForAction(pe, p, qt) {
-		total += 0.1
+		total += 0.1 + 0.1*ownedShare(pe, qt.nonHead)
 		why = append(why, "named for the action")
 	}
 	// "choose Mean": a choice's radio button or option, not the lesson link that starts with
@@ -1950,6 +1954,35 @@ var (
 	choosingVerbs = map[string]bool{"choose": true, "pick": true, "select": true}
 	choiceRoles   = map[string]bool{"radio": true, "option": true, "menuitemradio": true, "checkbox": true, "combobox": true, "listbox": true}
 )
+
+// ownedShare is the share of words that the element's name says.
+func ownedShare(pe *prepared, words []string) float64 {
+	if len(words) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range words {
+		if contains(pe.toks[0], w) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(words))
+}
+
+// saysDone reports whether a normalized name says verb only in the past ("saved" for "save",
+// "deleted" for "delete"), not as the action.
+func saysDone(norm, verb string) bool {
+	done := false
+	for _, w := range strings.FieldsFunc(norm, func(r rune) bool { return !isWordRune(r) }) {
+		switch w {
+		case verb:
+			return false
+		case verb + "ed", verb + "d":
+			done = true
+		}
+	}
+	return done
+}
 
 // namedForAction reports whether pe is a control named after the instruction's action: its
 // name opens with the verb ("Select TW480340", "Hide SSID") that the description opens with.

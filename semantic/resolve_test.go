@@ -1162,3 +1162,13 @@ func TestResolve_MakeTheNthX(t *testing.T) {
 		{"make the third print glossy", IntentClick, "", "l3-gloss"},
 	})
 }
+
+// TestResolve_VerbAndObject checks that a control named for the action and its object ("Delete
+// selected") beats one named for the action alone beside the other words, and that a name
+// saying the verb only as done ("Deleted files", "Saved address") does not do the action.
+func TestResolve_VerbAndObject(t *testing.T) {
+	runResolveCases(t, "verb-forms.html", []resolveCase{
+		{"delete the selected files", IntentAny, "", "del-sel"},
+		{"save the recipient to my address book", IntentAny, "", "save-contact"},
+	})
+}
