@@ -752,6 +752,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 
 	total := textScore
+	// "send the meter reading" is the form's Send button, not the "Submit it below" link that
+	// jumps to the form: a link to a part of the page goes there, it does not act.
+	if qt.verb != "" && !placeVerbs[p.Head] && intent != IntentRead && textScore > 0 && e.Role == "link" && len(e.Href) > 1 && e.Href[0] == '#' {
+		total -= 0.15
+		why = append(why, "jumps to a part of the page")
+	}
 	// Description words the element lacks but its setting carries ("the billing zip code": the
 	// ZIP code field under Billing address) tell look-alikes apart.
 	if textScore > 0 && len(qt.words) >= 2 {
@@ -1983,6 +1989,10 @@ func saysDone(norm, verb string) bool {
 	}
 	return done
 }
+
+// placeVerbs take the asker somewhere ("go to reviews", "show the specs"): a link to a part of
+// the page does them.
+var placeVerbs = map[string]bool{"go": true, "view": true, "show": true, "switch": true, "skip": true, "continue": true, "proceed": true, "watch": true}
 
 // namedForAction reports whether pe is a control named after the instruction's action: its
 // name opens with the verb ("Select TW480340", "Hide SSID") that the description opens with.

@@ -1172,3 +1172,12 @@ func TestResolve_VerbAndObject(t *testing.T) {
 		{"save the recipient to my address book", IntentAny, "", "save-contact"},
 	})
 }
+
+// TestResolve_JumpLinkIsNoAction checks that an action is its control, not a link that jumps
+// to the part of the page where the control is ("Submit it below" for "send the meter
+// reading").
+func TestResolve_JumpLinkIsNoAction(t *testing.T) {
+	runResolveCases(t, "jump-links.html", []resolveCase{
+		{"send the meter reading", IntentAny, "", "send"},
+	})
+}
