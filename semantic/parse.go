@@ -508,7 +508,7 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
-	if setterVerbs[p.Head] && p.First == p.Head {
+	if setterVerbs[p.Head] != nil && p.First == p.Head {
 		p.Object = objectOf(main[slices.Index(main, p.Head)+1:], p.Words)
 	}
 	if p.Item == "" && p.Ordinal == 0 {

@@ -2007,19 +2007,25 @@ func namedForAction(pe *prepared, p *Parsed, qt *queryText) bool {
 	return verb != "" && pe.el.Interactive && firstWordOf(pe.norm[0]) == verb
 }
 
-// setterVerbs change what a control holds: "change the category of the taxi ride" is the
-// ride's Category select, which says no "change": choosing another value is the change.
-var setterVerbs = map[string]bool{"change": true, "set": true}
+// setterVerbs are verbs that a control does by its state, without naming them, with the roles
+// of the controls that do: "change the category of the taxi ride" is the ride's Category
+// select (choosing another value is the change), "add the tow package" the Tow Package check
+// box (checking it adds the option).
+var setterVerbs = map[string]map[string]bool{"change": valueRoles, "set": valueRoles, "add": optionRoles, "remove": optionRoles}
 
-// valueRoles are the controls that hold a value a setter verb changes.
-var valueRoles = map[string]bool{"combobox": true, "listbox": true, "textbox": true, "searchbox": true,
-	"spinbutton": true, "slider": true, "radiogroup": true, "radio": true}
+var (
+	// valueRoles are the controls that hold a value a setter verb changes.
+	valueRoles = map[string]bool{"combobox": true, "listbox": true, "textbox": true, "searchbox": true,
+		"spinbutton": true, "slider": true, "radiogroup": true, "radio": true}
+	// optionRoles are the controls that take an option or leave it out.
+	optionRoles = map[string]bool{"checkbox": true, "switch": true}
+)
 
-// setsObject reports whether pe is the control a setter verb's object names: one holding a
-// value whose own fields say every word of the object ("change the category of the taxi
-// ride": a Category select; the ride is on its row). It does the action without naming it.
+// setsObject reports whether pe is the control a setter verb's object names: one of the
+// verb's roles whose own fields say every word of the object ("change the category of the
+// taxi ride": a Category select; the ride is on its row). It does the action without naming it.
 func setsObject(pe *prepared, p *Parsed, qt *queryText) bool {
-	return len(qt.setWords) > 0 && setterVerbs[p.Head] && pe.el.Interactive && valueRoles[pe.el.Role] && ownsAll(pe, qt.setWords)
+	return len(qt.setWords) > 0 && setterVerbs[p.Head][pe.el.Role] && pe.el.Interactive && ownsAll(pe, qt.setWords)
 }
 
 // ownsLike reports whether the element's own fields have word w or a page's alternative for it.

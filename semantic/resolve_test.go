@@ -1181,3 +1181,12 @@ func TestResolve_JumpLinkIsNoAction(t *testing.T) {
 		{"send the meter reading", IntentAny, "", "send"},
 	})
 }
+
+// TestResolve_AddAnOption checks that "add the roof rack" is the Roof Rack check box (checking
+// it adds the option), not one of the accessories' Add buttons that say only the verb.
+func TestResolve_AddAnOption(t *testing.T) {
+	runResolveCases(t, "options.html", []resolveCase{
+		{"add the roof rack", IntentAny, "", "o-rack"},
+		{"add the cargo organiser", IntentAny, "", "acc-2"},
+	})
+}
