@@ -1472,7 +1472,10 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 	return handOnFromText(s, ps, all, true, "; names the control after it", func(c scored) (int, float64, string) {
 		e := c.Element
 		k := controlOf(s, ps, e.ID, intent, words)
-		if k < 0 {
+		if k < 0 || e.Role == "label" && !strings.EqualFold(s.Elements[k].Name, e.Name) {
+			// A label element is clickable itself; it hands on only to the control it names:
+			// "choose a 15 year loan" is the Loan program select, though the label beside it
+			// found the anchor ("Browse files" labels a hidden file input, not the next select).
 			return -1, 0, ""
 		}
 		// The control has the label's words and its own fit for what is to be done.
@@ -1548,7 +1551,8 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 	for i, n := 0, len(all); i < n; i++ {
 		c := all[i]
 		e := c.Element
-		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive || e.Editable || ps[e.ID].descendants > 0 {
+		// (A label is clickable, but only for the control it names: see handLabelToControl.)
+		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive && !(byLabel && e.Role == "label") || e.Editable || ps[e.ID].descendants > 0 {
 			continue
 		}
 		k, score, why := to(c)

@@ -1190,3 +1190,13 @@ func TestResolve_AddAnOption(t *testing.T) {
 		{"add the cargo organiser", IntentAny, "", "acc-2"},
 	})
 }
+
+// TestResolve_LabelHandsToItsControl checks that a label element beside its select hands the
+// click to the select it names ("choose a 20 year loan": the Loan program select, whose options
+// say 20-year), and not to another control after it.
+func TestResolve_LabelHandsToItsControl(t *testing.T) {
+	runResolveCases(t, "label-for.html", []resolveCase{
+		{"choose a 20 year loan", IntentAny, "", "program"},
+		{"browse files", IntentAny, "", "browse"},
+	})
+}
