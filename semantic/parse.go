@@ -80,10 +80,10 @@ type Parsed struct {
 	// ItemLink marks "the REI result": the link of the item that carries the other words (the
 	// role is link, found through anchors).
 	ItemLink bool
-	// Object is the noun phrase a setter verb changes ("change the category of the taxi ride"
-	// -> category, "change the checkout date" -> checkout date): a control holding a value (a
-	// select, a field) that says it is the one to change, the other words being on the
-	// control's row or block.
+	// Object is the noun phrase a setter verb acts on ("change the category of the taxi ride"
+	// -> category, "add the tow package" -> tow package; see setterVerbs): a control that
+	// does the action by its state (a select, a field, a check box) and says these words is
+	// the target, the other words being on the control's row or block.
 	Object string
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
@@ -107,8 +107,7 @@ var (
 	checkRe    = regexp.MustCompile(`(?i)^(?:check|uncheck|tick|untick)\s+(.+)$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
 	// makeNthRe is "make the Nth ITEM X": X is a choice on that item ("make the second print
-	// matte", "turn the third lamp blue").
-	// ("turn the second lamp off" is toggleRe's.)
+	// matte", "turn the third lamp blue"; "turn the second lamp off" is toggleRe's).
 	makeNthRe = regexp.MustCompile(`(?i)^(?:make|turn)\s+((?:the\s+)?(\S+)\s+(\S+))\s+(\S+)$`)
 	bulkRe    = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
 	cursorRe  = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)

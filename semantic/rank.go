@@ -363,8 +363,8 @@ type queryText struct {
 	// is the head ("Order" for "the order number").
 	nonHead       []string
 	nonHeadJoined string
-	// setWords are Parsed.Object's tokens, joined and their mask: what a control that holds
-	// a value must say to be the one a setter verb changes (see setsObject). Nil for other
+	// setWords are Parsed.Object's tokens, joined and their mask: what a control must say to
+	// be the one that does a setter verb by its state (see setsObject). Nil for other
 	// descriptions.
 	setWords  []string
 	setJoined string
