@@ -80,6 +80,11 @@ type Parsed struct {
 	// ItemLink marks "the REI result": the link of the item that carries the other words (the
 	// role is link, found through anchors).
 	ItemLink bool
+	// Object is the noun phrase a setter verb acts on ("change the category of the taxi ride"
+	// -> category, "add the tow package" -> tow package; see setterVerbs): a control that
+	// does the action by its state (a select, a field, a check box) and says these words is
+	// the target, the other words being on the control's row or block.
+	Object string
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
@@ -101,9 +106,15 @@ var (
 	toggleRe   = regexp.MustCompile(`(?i)^(?:(?:turn|switch|toggle)\s+(?:on|off)\s+(.+)|(?:turn|switch|toggle)\s+(.+?)\s+(?:on|off)|(?:enable|disable|activate|deactivate)\s+(.+))$`)
 	checkRe    = regexp.MustCompile(`(?i)^(?:check|uncheck|tick|untick)\s+(.+)$`)
 	markAsRe   = regexp.MustCompile(`(?i)^mark\s+(.+?)\s+as\s+(done|complete|completed|finished|read|unread|viewed|seen|resolved|spam|important|favorite|favourite)$`)
-	bulkRe     = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
-	cursorRe   = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
+	// makeNthRe is "make the Nth ITEM X": X is a choice on that item ("make the second print
+	// matte", "turn the third lamp blue"; "turn the second lamp off" is toggleRe's).
+	makeNthRe = regexp.MustCompile(`(?i)^(?:make|turn)\s+((?:the\s+)?(\S+)\s+(\S+))\s+(\S+)$`)
+	bulkRe    = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
+	cursorRe  = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
 )
+
+// onOff end a toggle instruction: "turn the second lamp off".
+var onOff = map[string]bool{"on": true, "off": true}
 
 // verbs maps a leading instruction verb to the intent it implies; longest first matters only for
 // multi-word entries, which are tried before single words.
@@ -297,6 +308,7 @@ func Parse(description string) Parsed {
 		return " "
 	})
 
+	s = whoClause(s)
 	// The instruction verb.
 	s = stripInstruction(s, &p)
 
@@ -505,6 +517,9 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
+	if setterVerbs[p.Head] != nil && p.First == p.Head {
+		p.Object = objectOf(main[slices.Index(main, p.Head)+1:], p.Words)
+	}
 	if p.Item == "" {
 		// "Owen's last message" is the last of Owen's messages: whose counts with an ordinal
 		// too (but "the second line of the invoice" counts the invoice's lines, not its own).
@@ -635,6 +650,12 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentClick
 		return m[2] + " " + m[1] + " checkbox"
 	}
+	if m := makeNthRe.FindStringSubmatch(s); m != nil {
+		if _, ok := ordinal(strings.ToLower(m[2])); ok && !onOff[strings.ToLower(m[4])] {
+			// "make the second print matte": the Matte choice on the second print.
+			return m[4] + " on " + m[1]
+		}
+	}
 	if rest, ok := question(s, p); ok {
 		return rest
 	}
@@ -739,6 +760,25 @@ var whoVerbs = map[string]string{
 	"manages": "manager", "leads": "lead", "organized": "organizer", "organised": "organiser", "hosts": "host",
 	"hosted": "host", "designed": "designer", "developed": "developer", "published": "publisher", "sold": "seller",
 	"sells": "seller", "built": "builder", "made": "maker",
+}
+
+// whoClauseRe is a "who VERB X" clause inside a description: "change who owns this contact".
+var whoClauseRe = regexp.MustCompile(`(?i)\s+who\s+(\w+)\s+(.+)$`)
+
+// whoClause rewrites a "who VERB X" clause after the description's first word as X's doer
+// ("change who owns this contact" -> "change this contact's owner"): pages label the field
+// by the doer's noun (whoVerbs). A description that opens with "who" is a question, and
+// question reads it.
+func whoClause(s string) string {
+	m := whoClauseRe.FindStringSubmatchIndex(s)
+	if m == nil {
+		return s
+	}
+	noun, ok := whoVerbs[strings.ToLower(s[m[2]:m[3]])]
+	if !ok {
+		return s
+	}
+	return s[:m[0]] + " " + s[m[4]:m[5]] + "'s " + noun
 }
 
 // passiveAgent reads the words of a "who is X VERBed (to|by)" question after its auxiliary
@@ -1196,6 +1236,25 @@ func headOf(main []string) string {
 		}
 	}
 	return last
+}
+
+// objectOf is the first noun phrase of main, the words after an instruction's verb, as far as
+// its words are salient ones: "the number of guests" has none (the number is a value kind, and
+// the guests are counted, not set).
+func objectOf(main, salient []string) string {
+	var out []string
+	for _, w := range main {
+		switch {
+		case npBreaks[w]:
+			return strings.Join(out, " ")
+		case !contentWord(w):
+		case !slices.Contains(salient, w):
+			return ""
+		default:
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 // firstWord is the first salient word of the main words.

@@ -251,6 +251,9 @@ func TestParse_Session3(t *testing.T) {
 		{"like Devon's post", IntentAny, "", []string{"like", "devon", "post"}, "", false, 0, []string{"devon"}},
 		{"follow Rust Weekly", IntentClick, "", []string{"follow", "rust", "weekly"}, "", false, 0, nil},
 		{"Enter the amount to transfer", IntentType, "text", []string{"transfer"}, "price", false, 0, nil},
+		// "make the Nth ITEM X": X is the choice, the item what is counted; "turn ... off" stays a toggle.
+		{"make the second print matte", IntentAny, "", []string{"matte"}, "", false, 2, nil},
+		{"turn the second lamp off", IntentClick, "switch", []string{"lamp"}, "", false, 2, nil},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)

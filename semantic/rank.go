@@ -363,6 +363,12 @@ type queryText struct {
 	// is the head ("Order" for "the order number").
 	nonHead       []string
 	nonHeadJoined string
+	// setWords are Parsed.Object's tokens, joined and their mask: what a control must say to
+	// be the one that does a setter verb by its state (see setsObject). Nil for other
+	// descriptions.
+	setWords  []string
+	setJoined string
+	setMask   queryMask
 	// verb is head when the description is an instruction led by the action the control is
 	// named after ("reply to the post about the tiny house", "add the lamb curry").
 	verb string
@@ -604,6 +610,10 @@ func newQueryText(p *Parsed) *queryText {
 		}
 	}
 	qt.nonHeadJoined = strings.Join(qt.nonHead, " ")
+	if t := tokens(p.Object); len(t) > 0 {
+		qt.setWords, qt.setJoined = t, strings.Join(t, " ")
+		qt.setMask = newQueryMask(qt.setJoined, qt.setWords)
+	}
 	if n := len(qt.words); n >= 3 && n <= 5 && len(qt.phrases) == 0 {
 		var b strings.Builder
 		for _, w := range qt.words {
@@ -662,6 +672,14 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		textScore = s
 		if s > 0 {
 			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.rawWords))
+		}
+	}
+	// "change the category of the taxi ride": the select named Category changes it by its value;
+	// the ride's other words are on its row.
+	if setsObject(pe, p, qt) {
+		if s, f, how := bestFieldW(pe, qt.setJoined, qt.setWords, nil, qt.setJoined, false, qt.setMask); s > textScore {
+			textScore = s
+			why = append(why, fields[f].name+" "+how+" "+strconv.Quote(qt.setJoined)+", which the verb sets")
 		}
 	}
 	// A value led by its label in running text ("Boarding closes 07:15").
@@ -741,12 +759,21 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	}
 	// "reply to the post about the tiny house" is a Reply button: what lacks the action is
 	// at best the thing acted on (the post, the composer's Post button).
-	if qt.verb != "" && intent != IntentRead && textScore > 0 && !ownsLike(pe, qt.verb) {
+	// So is what says the verb only as done ("Saved address", "Deleted files" for "save the
+	// recipient", "delete the selected files"): a state, or the things it was done to.
+	if qt.verb != "" && intent != IntentRead && textScore > 0 && (!ownsLike(pe, qt.verb) || saysDone(pe.norm[0], p.Head)) && !setsObject(pe, p, qt) {
 		textScore *= 0.6
 		why = append(why, "lacks the action")
 	}
 
 	total := textScore
+	// "send the meter reading" is the form's Send button, not the "Submit it below" link that
+	// jumps to the form: a link to a part of the page goes there, it does not act, unless it
+	// says the very verb ("Chat with us" opens the chat).
+	if qt.verb != "" && !placeVerbs[p.Head] && intent != IntentRead && textScore > 0 && e.Role == "link" && len(e.Href) > 1 && e.Href[0] == '#' && !contains(pe.toks[0], qt.verb) {
+		total -= 0.15
+		why = append(why, "jumps to a part of the page")
+	}
 	// Description words the element lacks but its setting carries ("the billing zip code": the
 	// ZIP code field under Billing address) tell look-alikes apart.
 	if textScore > 0 && len(qt.words) >= 2 {
@@ -756,9 +783,17 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		}
 	}
 	// "select the row for Daniel Kim": the control named after the instruction's verb.
-	if namingVerbs[p.Verb] && textScore > 0 && e.Interactive && firstWordOf(pe.norm[0]) == p.Verb {
-		total += 0.1
+	// The more of the object it names too, the likelier it is the one ("Delete selected" over
+	// a file's Delete for "delete the selected files").
+	if namedForAction(pe, p, qt) {
+		total += 0.1 + 0.1*ownedShare(pe, qt.nonHead)
 		why = append(why, "named for the action")
+	}
+	// "choose Mean": a choice's radio button or option, not the lesson link that starts with
+	// the word.
+	if choosingVerbs[p.Verb] && textScore > 0 && choiceRoles[e.Role] && e.Interactive {
+		total += 0.1
+		why = append(why, "a choice")
 	}
 	// Words spread over the element's own fields ("the Athens deal": "Athens from €71" with the
 	// id deal-ath) beat the same words split between an element and its neighbours.
@@ -830,6 +865,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			needAnchor = !qt.offPage
 		case (e.Role == "cell" || e.Role == "gridcell" || pe.gridHead > 0) && columnSays(pe, qt.words):
 			// "the data retention for Growth": the cell under Growth in the Data retention row.
+			needAnchor = true
+		case namedForAction(pe, p, qt):
+			// "hide the 2.4 GHz network": the Hide SSID check box in that network's section;
+			// "select the shipment with PO-31260" the Select box of that row.
 			needAnchor = true
 		case qt.head != "" && attrHas(pe, qt.head):
 			// "the delivery status of the kettle": class="status" says what it is; the
@@ -1161,9 +1200,9 @@ func columnHas(pe *prepared, w string) bool {
 }
 
 // namingVerbs are instruction verbs that controls are named after ("Select Daniel Kim", "Clear
-// dates", "Follow"), unlike "open" or "click".
+// dates", "Follow", "Open locker remotely"), unlike "click" or "press".
 var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true, "tick": true, "untick": true,
-	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
+	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true, "open": true}
 
 // priceAsCondition finds a price a sentence compares with ("Free delivery on orders over £40",
 // "save 10% when you spend more than $100"), not one it states ("Plans from $9" is a plan's).
@@ -1944,6 +1983,79 @@ func ownsAny(pe *prepared, words []string) bool {
 		}
 	}
 	return false
+}
+
+// choosingVerbs pick one of several values; choiceRoles are the controls that hold them.
+var (
+	choosingVerbs = map[string]bool{"choose": true, "pick": true, "select": true}
+	choiceRoles   = map[string]bool{"radio": true, "option": true, "menuitemradio": true, "checkbox": true, "combobox": true, "listbox": true}
+)
+
+// ownedShare is the share of words that the element's name says.
+func ownedShare(pe *prepared, words []string) float64 {
+	if len(words) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range words {
+		if contains(pe.toks[0], w) {
+			n++
+		}
+	}
+	return float64(n) / float64(len(words))
+}
+
+// saysDone reports whether a normalized name says verb only in the past ("saved" for "save",
+// "deleted" for "delete"), not as the action.
+func saysDone(norm, verb string) bool {
+	done := false
+	for _, w := range strings.FieldsFunc(norm, func(r rune) bool { return !isWordRune(r) }) {
+		switch w {
+		case verb:
+			return false
+		case verb + "ed", verb + "d":
+			done = true
+		}
+	}
+	return done
+}
+
+// placeVerbs take the asker somewhere ("go to reviews", "show the specs"): a link to a part of
+// the page does them.
+var placeVerbs = map[string]bool{"go": true, "view": true, "show": true, "switch": true, "skip": true, "continue": true, "proceed": true, "watch": true}
+
+// namedForAction reports whether pe is a control named after the instruction's action: its
+// name opens with the verb ("Select TW480340", "Hide SSID") that the description opens with.
+func namedForAction(pe *prepared, p *Parsed, qt *queryText) bool {
+	verb := ""
+	switch {
+	case namingVerbs[p.Verb]:
+		verb = p.Verb
+	case qt.verb != "":
+		verb = p.Head
+	}
+	return verb != "" && pe.el.Interactive && firstWordOf(pe.norm[0]) == verb
+}
+
+// setterVerbs are verbs that a control does by its state, without naming them, with the roles
+// of the controls that do: "change the category of the taxi ride" is the ride's Category
+// select (choosing another value is the change), "add the tow package" the Tow Package check
+// box (checking it adds the option).
+var setterVerbs = map[string]map[string]bool{"change": valueRoles, "set": valueRoles, "add": optionRoles, "remove": optionRoles}
+
+var (
+	// valueRoles are the controls that hold a value a setter verb changes.
+	valueRoles = map[string]bool{"combobox": true, "listbox": true, "textbox": true, "searchbox": true,
+		"spinbutton": true, "slider": true, "radiogroup": true, "radio": true}
+	// optionRoles are the controls that take an option or leave it out.
+	optionRoles = map[string]bool{"checkbox": true, "switch": true}
+)
+
+// setsObject reports whether pe is the control a setter verb's object names: one of the
+// verb's roles whose own fields say every word of the object ("change the category of the
+// taxi ride": a Category select; the ride is on its row). It does the action without naming it.
+func setsObject(pe *prepared, p *Parsed, qt *queryText) bool {
+	return len(qt.setWords) > 0 && setterVerbs[p.Head][pe.el.Role] && pe.el.Interactive && ownsAll(pe, qt.setWords)
 }
 
 // ownsLike reports whether the element's own fields have word w or a page's alternative for it.

@@ -732,6 +732,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
+		if setsObject(&ps[c], p, qt) || namedForAction(&ps[c], p, qt) {
+			// "change the category": the Category select does the changing; "select the
+			// shipment with PO-31260": the row's Select box acts on the shipment (the head
+			// noun; a first word before it, "the Max plan", still says which).
+			own |= lastHead
+		}
 		if own&head == 0 && ce.Interactive && (len(p.Roles) > 0 && !roleFits(ce, p) || verbHeads[p.First] && !actionWords[p.First]) {
 			// "remove the beach photo": a control named by another word for the action
 			// ("delete") does it to the thing the description names by its role.
@@ -875,6 +881,14 @@ func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strange
 	reading := intent == IntentRead || intent == IntentAny
 	for _, i := range meets {
 		c := all[i].Element.ID
+		// A cell that holds a control is looked up for it: "set the category of the grocery
+		// shopping" is the Category select in that row, not the cell around it.
+		for j := range all {
+			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) {
+				isMeet[j], i = true, j
+				break
+			}
+		}
 		sc := all[i].Score
 		for j := range all {
 			if isMeet[j] {
@@ -1542,8 +1556,10 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		e := c.Element
 		k := -1
 		if e.Tag == "label" {
-			// A label element hands on to the control it labels, before or after it ("choose a
-			// 15 year loan": the Loan program select, whose option says the rest, not its label).
+			// A label element is clickable itself; it hands on only to the control it labels,
+			// before or after it: "choose a 15 year loan" is the Loan program select, though the
+			// label found the anchor (its option says the rest); "Browse files" labels a hidden
+			// file input, not the next select.
 			k = labelledControl(s, e.ID, intent)
 		} else {
 			k = controlOf(s, ps, e.ID, intent, words)
@@ -1645,6 +1661,7 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 	for i, n := 0, len(all); i < n; i++ {
 		c := all[i]
 		e := c.Element
+		// (A label is clickable, but only for the control it labels: see handLabelToControl.)
 		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive && !(byLabel && e.Tag == "label") || e.Editable || ps[e.ID].descendants > 0 {
 			continue
 		}

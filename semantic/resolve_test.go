@@ -1226,3 +1226,93 @@ func TestResolve_PossessorOnAnotherPart(t *testing.T) {
 		{"price for 10+ packs of the plasterboard screws", IntentAny, "", "ph"},
 	})
 }
+
+// TestResolve_SetterVerbs checks that "change X" finds the control whose value is X, though its
+// name says no "change": the row's Category select (the row says which), the Account manager
+// select for "who manages" (a who clause names the doer); a button named for the change stays
+// the target when the description says its words.
+func TestResolve_SetterVerbs(t *testing.T) {
+	runResolveCases(t, "setters.html", []resolveCase{
+		{"change the category of the train ride", IntentAny, "", "cat-tfl"},
+		{"change the category of the coffee purchase", IntentAny, "", "cat-bb"},
+		{"set the category of the grocery shopping", IntentAny, "", "cat-tesco"},
+		{"change who manages this account", IntentAny, "", "manager"},
+		{"change the plan", IntentAny, "", "change-plan"},
+	})
+}
+
+// TestResolve_NamedForAction checks that a control named after the instruction's verb is the
+// target though it shares no other word, its section or row saying which: the Mute check box
+// under the 5 GHz heading, not the Network link; the Select box of the row with that address.
+func TestResolve_NamedForAction(t *testing.T) {
+	runResolveCases(t, "named-actions.html", []resolveCase{
+		{"mute the 5 GHz network", IntentAny, "", "hide5"},
+		{"mute the 2.4 GHz network", IntentAny, "", "hide24"},
+		{"select the client with L-4051", IntentAny, "", "dev3"},
+		{"select the client on lease L-3318", IntentAny, "", "dev2"},
+	})
+}
+
+// TestResolve_ChooseAChoice checks that "choose X" is the radio button of that answer, not a
+// link whose name starts with the word.
+func TestResolve_ChooseAChoice(t *testing.T) {
+	runResolveCases(t, "choices.html", []resolveCase{
+		{"choose Median", IntentAny, "", "opt-b"},
+		{"pick Variance", IntentAny, "", "opt-a"},
+	})
+}
+
+// TestResolve_OpenNamedControl checks that "open the locker from my phone" is the control
+// named after the verb ("Open locker remotely"), not another locker's Change locker button.
+func TestResolve_OpenNamedControl(t *testing.T) {
+	runResolveCases(t, "open-actions.html", []resolveCase{
+		{"open the locker from my phone", IntentAny, "", "open-1"},
+	})
+}
+
+// TestResolve_MakeTheNthX checks that "make the second print matte" is the Matte choice of the
+// second print: the word after the counted item is the choice, not part of what is counted.
+func TestResolve_MakeTheNthX(t *testing.T) {
+	runResolveCases(t, "finishes.html", []resolveCase{
+		{"make the second print matte", IntentAny, "", "l2-matte"},
+		{"make the third print glossy", IntentClick, "", "l3-gloss"},
+	})
+}
+
+// TestResolve_VerbAndObject checks that a control named for the action and its object ("Delete
+// selected") beats one named for the action alone beside the other words, and that a name
+// saying the verb only as done ("Deleted files", "Saved address") does not do the action.
+func TestResolve_VerbAndObject(t *testing.T) {
+	runResolveCases(t, "verb-forms.html", []resolveCase{
+		{"delete the selected files", IntentAny, "", "del-sel"},
+		{"save the recipient to my address book", IntentAny, "", "save-contact"},
+	})
+}
+
+// TestResolve_JumpLinkIsNoAction checks that an action is its control, not a link that jumps
+// to the part of the page where the control is ("Submit it below" for "send the meter
+// reading").
+func TestResolve_JumpLinkIsNoAction(t *testing.T) {
+	runResolveCases(t, "jump-links.html", []resolveCase{
+		{"send the meter reading", IntentAny, "", "send"},
+	})
+}
+
+// TestResolve_AddAnOption checks that "add the roof rack" is the Roof Rack check box (checking
+// it adds the option), not one of the accessories' Add buttons that say only the verb.
+func TestResolve_AddAnOption(t *testing.T) {
+	runResolveCases(t, "options.html", []resolveCase{
+		{"add the roof rack", IntentAny, "", "o-rack"},
+		{"add the cargo organiser", IntentAny, "", "acc-2"},
+	})
+}
+
+// TestResolve_LabelHandsToItsControl checks that a label element beside its select hands the
+// click to the select it names ("choose a 20 year loan": the Loan program select, whose options
+// say 20-year), and not to another control after it.
+func TestResolve_LabelHandsToItsControl(t *testing.T) {
+	runResolveCases(t, "label-for.html", []resolveCase{
+		{"choose a 20 year loan", IntentAny, "", "program"},
+		{"browse files", IntentAny, "", "browse"},
+	})
+}
