@@ -622,6 +622,13 @@ func stripInstruction(s string, p *Parsed) string {
 	if rest, ok := question(s, p); ok {
 		return rest
 	}
+	if m := stateQuestionRe.FindStringSubmatch(strings.TrimRight(strings.TrimSpace(s), "?")); m != nil {
+		// "is the API working?", "is Moose still available": asked yes or no, answered by the
+		// status the page shows beside the thing ("Operational", "Adoption pending").
+		p.Intent = IntentRead
+		p.Question = true
+		return m[1] + " status"
+	}
 	low := strings.ToLower(s)
 	for _, pv := range phrasalVerbs {
 		// "check in for the flight": "check in" is the action the control is named after.
@@ -700,6 +707,9 @@ var (
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
 	// have", "how many vacation days do we have left".
 	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b`)
+	// stateQuestionRe is a yes-or-no question about a thing's state: "is the API working",
+	// "is the loading dock camera online", "is Moose still available".
+	stateQuestionRe = regexp.MustCompile(`(?i)^(?:is|are)\s+(.+?)\s+(?:(?:still|currently|now|already)\s+)?(?:working|online|offline|available|unavailable|up|down|open|closed|active|inactive|running|live|connected|disconnected|enabled|disabled|operational|healthy|in stock|out of stock|sold out|confirmed|paid|shipped|delivered|approved|booked|free|busy)(?:\s+(?:now|right now|today|yet))?$`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )

@@ -1110,3 +1110,13 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
 	})
 }
+
+// TestResolve_StateQuestions checks that a yes-or-no question about a thing's state ("is the
+// search service working?") reads the status shown beside the thing, not the thing's name.
+func TestResolve_StateQuestions(t *testing.T) {
+	runResolveCases(t, "wh-questions.html", []resolveCase{
+		{"is search working?", IntentRead, "", "c2-state"},
+		{"is the gateway up right now?", IntentRead, "", "c3-state"},
+		{"is storage still online", IntentRead, "", "c4-state"},
+	})
+}
