@@ -63,6 +63,9 @@ type Parsed struct {
 	// Question says the description asks for a value ("who is my adjuster?"): a label that
 	// matches it points at the value beside it.
 	Question bool
+	// Who says the question asks who ("who will approve my request?"): the answer names a
+	// person, often inside a sentence that says the rest.
+	Who bool
 	// Verb is the instruction verb stripped from the description ("select", "open"), lower
 	// case: a control named after it ("Select Daniel Kim") is what the instruction acts on.
 	Verb string
@@ -830,6 +833,7 @@ func question(s string, p *Parsed) (string, bool) {
 	}
 	switch q {
 	case "who":
+		p.Who = true
 		f := strings.Fields(rest)
 		if n, ok := whoVerbs[strings.ToLower(f[0])]; ok {
 			f[0] = n + " of"

@@ -1120,3 +1120,13 @@ func TestResolve_StateQuestions(t *testing.T) {
 		{"is storage still online", IntentRead, "", "c4-state"},
 	})
 }
+
+// TestResolve_WhoNameInSentence checks that a question asking who is answered by the person's
+// name inside the sentence that says the rest ("... goes to <span>Harriet Osei</span> for
+// approval"), not by the whole sentence.
+func TestResolve_WhoNameInSentence(t *testing.T) {
+	runResolveCases(t, "wh-approvals.html", []resolveCase{
+		{"who will approve my claim?", IntentRead, "", "approver"},
+		{"who does my claim go to", IntentRead, "", "approver"},
+	})
+}
