@@ -764,6 +764,13 @@ func passiveAgent(f []string) (string, int) {
 	return "", 0
 }
 
+// whereVerbs turn "where is X VERB" into the noun pages label the place with: "where is
+// TW480270 going" asks its destination, "where is Tomasz based" his location.
+var whereVerbs = map[string]string{
+	"going": "destination", "headed": "destination", "heading": "destination", "bound": "destination",
+	"based": "location", "located": "location", "situated": "location",
+}
+
 // receivers name whom a thing was VERBed to: "who is this ticket assigned to".
 var receivers = map[string]string{"assigned": "assignee", "sent": "recipient", "addressed": "recipient", "delivered": "recipient"}
 
@@ -844,8 +851,20 @@ func question(s string, p *Parsed) (string, bool) {
 		} else if n, at := passiveAgent(f); n != "" {
 			rest = n + " of " + strings.Join(f[:at], " ") // "who is ALR-20415 assigned to": its assignee
 		}
-	case "where", "when", "why":
-		// Pages label with these words too ("Where to?", "When").
+	case "where":
+		f := strings.Fields(rest)
+		if n := len(f); n > 1 && whereVerbs[strings.ToLower(f[n-1])] != "" {
+			// "where is TW480270 going": its destination, a column or a label of the page.
+			rest = whereVerbs[strings.ToLower(f[n-1])] + " of " + strings.Join(f[:n-1], " ")
+		} else {
+			rest = q + " " + rest // pages label with the word too ("Where to?")
+		}
+	case "why":
+		// "why did Jacob return his shoes": the reason, as pages label it ("Reason", "Reason
+		// for visit"), and "Why?" as some do.
+		rest = "reason for " + rest
+	case "when":
+		// Pages label with the word too ("When").
 		rest = q + " " + rest
 	case "how much time":
 		// "how much time is left": a duration, as "how long" asks, that pages label "Time

@@ -1130,3 +1130,13 @@ func TestResolve_WhoNameInSentence(t *testing.T) {
 		{"who does my claim go to", IntentRead, "", "approver"},
 	})
 }
+
+// TestResolve_WhereWhyQuestions checks that "where is X going" reads X's destination (the cell
+// under Destination in X's row) and that "why ..." asks for the reason a page labels Reason.
+func TestResolve_WhereWhyQuestions(t *testing.T) {
+	runResolveCases(t, "wh-shipments.html", []resolveCase{
+		{"where is FL-20417 going", IntentRead, "", "d2"},
+		{"where is FL-20430 headed?", IntentRead, "", "d4"},
+		{"why I'm writing in", IntentClick, "", "topic"},
+	})
+}
