@@ -700,6 +700,9 @@ var (
 	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much\s+time|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
+	// askerClauseRe is the asker's clause that ends a question after its subject: "(which
+	// tariff) am I on", "(which room) are we in".
+	askerClauseRe = regexp.MustCompile(`(?i)\s+(?:am|are|was|were|do|did|have|had)\s+(?:i|we|you|they)(?:\s+(?:on|in|at|with|using|for|from|to))?$`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
 	// moneyVerbRe is the asker's spending in a "how much" question. ("Pay" stays: pages say
@@ -816,6 +819,9 @@ func question(s string, p *Parsed) (string, bool) {
 		}
 	}
 	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
+	// "which electricity tariff am I on": the asker's own clause after the subject says
+	// nothing of the element ("am" is no word of the tariff's).
+	rest = strings.TrimSpace(askerClauseRe.ReplaceAllString(rest, ""))
 	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(haveRe.ReplaceAllString(rest, ""), ""))
 	if rest == "" {
 		return "", false // "how long does it take": nothing says what

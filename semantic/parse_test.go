@@ -116,6 +116,9 @@ func TestParse_Instructions(t *testing.T) {
 		{"how many new orders do I have", IntentRead, []string{"new", "orders"}, nil},
 		// What is counted owns nothing.
 		{"the number of cars found", IntentAny, []string{"cars", "found"}, nil},
+		// The asker's own clause after a question's subject says nothing of the element.
+		{"which broadband plan am I on?", IntentRead, []string{"broadband", "plan"}, nil},
+		{"which gate are we at", IntentRead, []string{"gate"}, nil},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)
