@@ -774,6 +774,9 @@ var whereVerbs = map[string]string{
 	"based": "location", "located": "location", "situated": "location",
 }
 
+// comeVerbs before "from" ask where something came from: its source.
+var comeVerbs = map[string]bool{"come": true, "came": true, "coming": true, "arrive": true, "arrived": true}
+
 // receivers name whom a thing was VERBed to: "who is this ticket assigned to".
 var receivers = map[string]string{"assigned": "assignee", "sent": "recipient", "addressed": "recipient", "delivered": "recipient"}
 
@@ -859,7 +862,10 @@ func question(s string, p *Parsed) (string, bool) {
 		}
 	case "where":
 		f := strings.Fields(rest)
-		if n := len(f); n > 1 && whereVerbs[strings.ToLower(f[n-1])] != "" {
+		if n := len(f); n > 2 && strings.EqualFold(f[n-1], "from") && comeVerbs[strings.ToLower(f[n-2])] {
+			// "where did Kenji come from": how the lead came, its source.
+			rest = "source of " + strings.Join(f[:n-2], " ")
+		} else if n > 1 && whereVerbs[strings.ToLower(f[n-1])] != "" {
 			// "where is TW480270 going": its destination, a column or a label of the page.
 			rest = whereVerbs[strings.ToLower(f[n-1])] + " of " + strings.Join(f[:n-1], " ")
 		} else {
