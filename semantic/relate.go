@@ -170,20 +170,26 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 				continue
 			}
 		}
-		sc := round3(all[i].Score + 0.01)
-		why := "the figure in " + clip(e.Text, 40) + "; " + all[i].Why
-		if j, ok := at[fig]; ok {
-			if all[j].Score < sc {
-				all[j].Score, all[j].Why, all[j].eligible = sc, why, true
-			}
-			continue
-		}
-		nc := all[i]
-		nc.Element, nc.Score, nc.Why, nc.eligible = &s.Elements[fig], sc, why, true
-		all = append(all, nc)
-		at[fig] = len(all) - 1
+		all = handDown(s, all, at, i, fig, "the figure in "+clip(e.Text, 40))
 	}
 	return all
+}
+
+// handDown gives element to, inside candidate i, i's score (plus a little) with says as the
+// reason, adding it as a candidate when it is none yet; at indexes all by element and is kept.
+func handDown(s *Snapshot, all []scored, at map[int]int, i, to int, says string) []scored {
+	sc := round3(all[i].Score + 0.01)
+	why := says + "; " + all[i].Why
+	if j, ok := at[to]; ok {
+		if all[j].Score < sc {
+			all[j].Score, all[j].Why, all[j].eligible = sc, why, true
+		}
+		return all
+	}
+	nc := all[i]
+	nc.Element, nc.Score, nc.Why, nc.eligible = &s.Elements[to], sc, why, true
+	at[to] = len(all)
+	return append(all, nc)
 }
 
 // handToName hands a sentence's score to the person's name inside it when the question asks
@@ -213,18 +219,7 @@ func handToName(s *Snapshot, ps []prepared, all []scored) []scored {
 		if name < 0 {
 			continue
 		}
-		sc := round3(all[i].Score + 0.01)
-		why := "the name in " + clip(e.Text, 40) + "; " + all[i].Why
-		if j, ok := at[name]; ok {
-			if all[j].Score < sc {
-				all[j].Score, all[j].Why, all[j].eligible = sc, why, true
-			}
-			continue
-		}
-		nc := all[i]
-		nc.Element, nc.Score, nc.Why, nc.eligible = &s.Elements[name], sc, why, true
-		all = append(all, nc)
-		at[name] = len(all) - 1
+		all = handDown(s, all, at, i, name, "the name in "+clip(e.Text, 40))
 	}
 	return all
 }
