@@ -873,7 +873,7 @@ func question(s string, p *Parsed) (string, bool) {
 		}
 	case "why":
 		// "why did Jacob return his shoes": the reason, as pages label it ("Reason", "Reason
-		// for visit"), and "Why?" as some do.
+		// for visit"); "for" keeps it the head of the description.
 		rest = "reason for " + rest
 	case "when":
 		// Pages label with the word too ("When").
