@@ -63,6 +63,9 @@ type Parsed struct {
 	// Question says the description asks for a value ("who is my adjuster?"): a label that
 	// matches it points at the value beside it.
 	Question bool
+	// Who says the question asks who ("who will approve my request?"): the answer names a
+	// person, often inside a sentence that says the rest.
+	Who bool
 	// Verb is the instruction verb stripped from the description ("select", "open"), lower
 	// case: a control named after it ("Select Daniel Kim") is what the instruction acts on.
 	Verb string
@@ -659,6 +662,13 @@ func stripInstruction(s string, p *Parsed) string {
 	if rest, ok := question(s, p); ok {
 		return rest
 	}
+	if m := stateQuestionRe.FindStringSubmatch(strings.TrimRight(strings.TrimSpace(s), "?")); m != nil {
+		// "is the API working?", "is Moose still available": asked yes or no, answered by the
+		// status the page shows beside the thing ("Operational", "Adoption pending").
+		p.Intent = IntentRead
+		p.Question = true
+		return m[1] + " status"
+	}
 	low := strings.ToLower(s)
 	for _, pv := range phrasalVerbs {
 		// "check in for the flight": "check in" is the action the control is named after.
@@ -727,6 +737,9 @@ var (
 	questionRe = regexp.MustCompile(`(?i)^(how\s+(?:much\s+money|much\s+time|much|many|long|far|heavy|big|large|old|fast|often|tall|high|wide|deep)|when|who|where|why|what\s+(?:time|day|date)|what(?:'s|\s+is|\s+are|\s+was|\s+were|\s+did|\s+does)?|which)\s+(.+)$`)
 	// auxRe is what opens a question's rest and says nothing about the element.
 	auxRe = regexp.MustCompile(`(?i)^(?:(?:is|am|are|was|were|will|would|does|do|did|has|have|had|can|could|should|it|i|i'm|i've|we|you|they|she|he|been|there|much|many)\s+)+`)
+	// askerClauseRe is the asker's clause that ends a question after its subject: "(which
+	// tariff) am I on", "(which room) are we in".
+	askerClauseRe = regexp.MustCompile(`(?i)\s+(?:am|are|was|were|do|did|have|had)\s+(?:i|we|you|they)(?:\s+(?:on|in|at|with|using|for|from|to))?$`)
 	// howMuchPriceRe is the rest of a "how much" question that asks for a price.
 	howMuchPriceRe = regexp.MustCompile(`(?i)^(?:(?:is|are|was|were|does|do|did|will)\b|.*\b(?:cost|costs|money|pay|owe|charge|charged|spend|spent)\b)`)
 	// moneyVerbRe is the asker's spending in a "how much" question. ("Pay" stays: pages say
@@ -737,6 +750,9 @@ var (
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
 	// have", "how many vacation days do we have left".
 	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b`)
+	// stateQuestionRe is a yes-or-no question about a thing's state: "is the API working",
+	// "is the loading dock camera online", "is Moose still available".
+	stateQuestionRe = regexp.MustCompile(`(?i)^(?:is|are)\s+(.+?)\s+(?:(?:still|currently|now|already)\s+)?(?:working|online|offline|available|unavailable|up|down|open|closed|active|inactive|running|live|connected|disconnected|enabled|disabled|operational|healthy|in stock|out of stock|sold out|confirmed|paid|shipped|delivered|approved|booked|free|busy)(?:\s+(?:now|right now|today|yet))?$`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -807,6 +823,16 @@ func passiveAgent(f []string) (string, int) {
 	return "", 0
 }
 
+// whereVerbs turn "where is X VERB" into the noun pages label the place with: "where is
+// TW480270 going" asks its destination, "where is Tomasz based" his location.
+var whereVerbs = map[string]string{
+	"going": "destination", "headed": "destination", "heading": "destination", "bound": "destination",
+	"based": "location", "located": "location", "situated": "location",
+}
+
+// comeVerbs before "from" ask where something came from: its source.
+var comeVerbs = map[string]bool{"come": true, "came": true, "coming": true, "arrive": true, "arrived": true}
+
 // receivers name whom a thing was VERBed to: "who is this ticket assigned to".
 var receivers = map[string]string{"assigned": "assignee", "sent": "recipient", "addressed": "recipient", "delivered": "recipient"}
 
@@ -852,6 +878,9 @@ func question(s string, p *Parsed) (string, bool) {
 		}
 	}
 	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
+	// "which electricity tariff am I on": the asker's own clause after the subject says
+	// nothing of the element ("am" is no word of the tariff's).
+	rest = strings.TrimSpace(askerClauseRe.ReplaceAllString(rest, ""))
 	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(haveRe.ReplaceAllString(rest, ""), ""))
 	if rest == "" {
 		return "", false // "how long does it take": nothing says what
@@ -876,6 +905,7 @@ func question(s string, p *Parsed) (string, bool) {
 	}
 	switch q {
 	case "who":
+		p.Who = true
 		f := strings.Fields(rest)
 		if n, ok := whoVerbs[strings.ToLower(f[0])]; ok {
 			f[0] = n + " of"
@@ -886,8 +916,23 @@ func question(s string, p *Parsed) (string, bool) {
 		} else if n, at := passiveAgent(f); n != "" {
 			rest = n + " of " + strings.Join(f[:at], " ") // "who is ALR-20415 assigned to": its assignee
 		}
-	case "where", "when", "why":
-		// Pages label with these words too ("Where to?", "When").
+	case "where":
+		f := strings.Fields(rest)
+		if n := len(f); n > 2 && strings.EqualFold(f[n-1], "from") && comeVerbs[strings.ToLower(f[n-2])] {
+			// "where did Kenji come from": how the lead came, its source.
+			rest = "source of " + strings.Join(f[:n-2], " ")
+		} else if n > 1 && whereVerbs[strings.ToLower(f[n-1])] != "" {
+			// "where is TW480270 going": its destination, a column or a label of the page.
+			rest = whereVerbs[strings.ToLower(f[n-1])] + " of " + strings.Join(f[:n-1], " ")
+		} else {
+			rest = q + " " + rest // pages label with the word too ("Where to?")
+		}
+	case "why":
+		// "why did Jacob return his shoes": the reason, as pages label it ("Reason", "Reason
+		// for visit"); "for" keeps it the head of the description.
+		rest = "reason for " + rest
+	case "when":
+		// Pages label with the word too ("When").
 		rest = q + " " + rest
 	case "how much time":
 		// "how much time is left": a duration, as "how long" asks, that pages label "Time

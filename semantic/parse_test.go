@@ -116,6 +116,12 @@ func TestParse_Instructions(t *testing.T) {
 		{"how many new orders do I have", IntentRead, []string{"new", "orders"}, nil},
 		// What is counted owns nothing.
 		{"the number of cars found", IntentAny, []string{"cars", "found"}, nil},
+		// The asker's own clause after a question's subject says nothing of the element.
+		{"which broadband plan am I on?", IntentRead, []string{"broadband", "plan"}, nil},
+		{"which gate are we at", IntentRead, []string{"gate"}, nil},
+		// Where a thing came from is its source; where it is going, its destination.
+		{"where did the Okafor lead come from", IntentRead, []string{"source", "okafor", "lead"}, nil},
+		{"where is PRO 4471 headed", IntentRead, []string{"destination", "pro", "4471"}, nil},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)

@@ -63,6 +63,9 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 			all = handToFigure(s, ps, qt.words, all, p.Kind != "count" && p.Kind != "figure")
 		}
 		all = handLabelToKind(s, ps, p, all)
+		if p.Who {
+			all = handToName(s, ps, all)
+		}
 	}
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
@@ -167,20 +170,89 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 				continue
 			}
 		}
-		sc := round3(all[i].Score + 0.01)
-		why := "the figure in " + clip(e.Text, 40) + "; " + all[i].Why
-		if j, ok := at[fig]; ok {
-			if all[j].Score < sc {
-				all[j].Score, all[j].Why, all[j].eligible = sc, why, true
-			}
-			continue
-		}
-		nc := all[i]
-		nc.Element, nc.Score, nc.Why, nc.eligible = &s.Elements[fig], sc, why, true
-		all = append(all, nc)
-		at[fig] = len(all) - 1
+		all = handDown(s, all, at, i, fig, "the figure in "+clip(e.Text, 40))
 	}
 	return all
+}
+
+// handDown gives element to, inside candidate i, i's score (plus a little) with says as the
+// reason, adding it as a candidate when it is none yet; at indexes all by element and is kept.
+func handDown(s *Snapshot, all []scored, at map[int]int, i, to int, says string) []scored {
+	sc := round3(all[i].Score + 0.01)
+	why := says + "; " + all[i].Why
+	if j, ok := at[to]; ok {
+		if all[j].Score < sc {
+			all[j].Score, all[j].Why, all[j].eligible = sc, why, true
+		}
+		return all
+	}
+	nc := all[i]
+	nc.Element, nc.Score, nc.Why, nc.eligible = &s.Elements[to], sc, why, true
+	at[to] = len(all)
+	return append(all, nc)
+}
+
+// handToName hands a sentence's score to the person's name inside it when the question asks
+// who: "who will approve my request?" matches "Your request will be sent to <b>Dana
+// Whitfield</b> for approval." as a whole, and the answer is the name. Only a sentence with
+// one child that reads as a name hands it on.
+func handToName(s *Snapshot, ps []prepared, all []scored) []scored {
+	at := indexByID(all)
+	n := len(all)
+	for i := 0; i < n; i++ {
+		b := all[i].Element.ID
+		e := &s.Elements[b]
+		if e.Interactive || e.Editable || ps[b].descendants == 0 || len(e.Text) > 200 || personName(e.Text) {
+			continue
+		}
+		name := -1
+		for c := b + 1; c < len(s.Elements) && s.Elements[c].Parent >= b; c++ {
+			if s.Elements[c].Parent != b || !personName(s.Elements[c].Text) {
+				continue
+			}
+			if name >= 0 {
+				name = -1 // two names: the sentence does not say which
+				break
+			}
+			name = c
+		}
+		if name < 0 {
+			continue
+		}
+		all = handDown(s, all, at, i, name, "the name in "+clip(e.Text, 40))
+	}
+	return all
+}
+
+// personName reports whether t reads as a person's name: two to four capitalized words of
+// letters ("Dana Whitfield", "Mr. Okonkwo", "Elena Fischer (you)"), not all capitals ("REST
+// API"), no digits.
+func personName(t string) bool {
+	t = strings.TrimSpace(t)
+	if i := strings.IndexByte(t, '('); i > 0 && strings.HasSuffix(t, ")") {
+		t = strings.TrimSpace(t[:i]) // "Elena Fischer (you)"
+	}
+	f := strings.Fields(t)
+	if len(f) < 2 || len(f) > 4 || len(t) > 40 {
+		return false
+	}
+	lower := false
+	for _, w := range f {
+		r, _ := utf8.DecodeRuneInString(w)
+		if !unicode.IsUpper(r) {
+			return false
+		}
+		for _, c := range w {
+			switch {
+			case unicode.IsLower(c):
+				lower = true
+			case unicode.IsLetter(c) || c == '.' || c == '-' || c == '\'' || c == '’':
+			default:
+				return false
+			}
+		}
+	}
+	return lower
 }
 
 // labelValues gives the value an element labels the label's match (plus a little) when the

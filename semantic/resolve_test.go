@@ -1314,5 +1314,32 @@ func TestResolve_LabelHandsToItsControl(t *testing.T) {
 	runResolveCases(t, "label-for.html", []resolveCase{
 		{"choose a 20 year loan", IntentAny, "", "program"},
 		{"browse files", IntentAny, "", "browse"},
+// TestResolve_StateQuestions checks that a yes-or-no question about a thing's state ("is the
+// search service working?") reads the status shown beside the thing, not the thing's name.
+func TestResolve_StateQuestions(t *testing.T) {
+	runResolveCases(t, "wh-questions.html", []resolveCase{
+		{"is search working?", IntentRead, "", "c2-state"},
+		{"is the gateway up right now?", IntentRead, "", "c3-state"},
+		{"is storage still online", IntentRead, "", "c4-state"},
+	})
+}
+
+// TestResolve_WhoNameInSentence checks that a question asking who is answered by the person's
+// name inside the sentence that says the rest ("... goes to <span>Harriet Osei</span> for
+// approval"), not by the whole sentence.
+func TestResolve_WhoNameInSentence(t *testing.T) {
+	runResolveCases(t, "wh-approvals.html", []resolveCase{
+		{"who will approve my claim?", IntentRead, "", "approver"},
+		{"who does my claim go to", IntentRead, "", "approver"},
+	})
+}
+
+// TestResolve_WhereWhyQuestions checks that "where is X going" reads X's destination (the cell
+// under Destination in X's row) and that "why ..." asks for the reason a page labels Reason.
+func TestResolve_WhereWhyQuestions(t *testing.T) {
+	runResolveCases(t, "wh-shipments.html", []resolveCase{
+		{"where is FL-20417 going", IntentRead, "", "d2"},
+		{"where is FL-20430 headed?", IntentRead, "", "d4"},
+		{"why I'm writing in", IntentClick, "", "topic"},
 	})
 }
