@@ -1314,6 +1314,9 @@ func TestResolve_LabelHandsToItsControl(t *testing.T) {
 	runResolveCases(t, "label-for.html", []resolveCase{
 		{"choose a 20 year loan", IntentAny, "", "program"},
 		{"browse files", IntentAny, "", "browse"},
+	})
+}
+
 // TestResolve_StateQuestions checks that a yes-or-no question about a thing's state ("is the
 // search service working?") reads the status shown beside the thing, not the thing's name.
 func TestResolve_StateQuestions(t *testing.T) {
