@@ -83,6 +83,10 @@ type Parsed struct {
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
+	// CountNoun is the plural a "how many" question counts ("pods" in "how many pods are in
+	// CrashLoopBackOff"): the unit of the count, which the count itself seldom carries when
+	// other words say which ("CrashLoopBackOff 3", "Requested 5").
+	CountNoun string
 }
 
 var (
@@ -815,6 +819,9 @@ func question(s string, p *Parsed) (string, bool) {
 			rest = r
 		}
 	}
+	if q == "how many" {
+		p.CountNoun = countNoun(rest)
+	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest
 	}
@@ -840,6 +847,39 @@ func question(s string, p *Parsed) (string, bool) {
 	}
 	return rest, true
 }
+
+// countNoun is the plural that the words after "how many" count, when other words say which
+// of them: words before it ("new orders are waiting" -> "orders") or a bare state after it
+// ("pods are in CrashLoopBackOff"); "" otherwise. (A verb after it says which less often on
+// the page: "how many results were found" is the result count, "12 results".)
+func countNoun(rest string) string {
+	f := strings.Fields(strings.ToLower(rest))
+	for i := 0; i < len(f) && i < 3; i++ {
+		w := f[i]
+		if irregularPlurals[w] || len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			if i > 0 || inBareState(f[i+1:]) {
+				return w
+			}
+			return ""
+		}
+		if stopWords[w] || auxiliaries[w] {
+			return ""
+		}
+	}
+	return ""
+}
+
+// inBareState reports whether words are "(are) in X" with X no determiner: a state the counted
+// things are in ("in CrashLoopBackOff", "in stock"), not a place ("in my basket").
+func inBareState(f []string) bool {
+	if len(f) > 0 && (f[0] == "are" || f[0] == "is" || f[0] == "were") {
+		f = f[1:]
+	}
+	return len(f) > 1 && f[0] == "in" && !determiners[f[1]] && !stopWords[f[1]]
+}
+
+// irregularPlurals are plurals without an s that a question counts.
+var irregularPlurals = map[string]bool{"people": true, "children": true, "men": true, "women": true, "staff": true}
 
 func phraseEnd(rest string) int {
 	low := strings.ToLower(rest)

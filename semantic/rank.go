@@ -359,6 +359,8 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// unit is Parsed.CountNoun stemmed: weighed down when other words say which count.
+	unit string
 	// nonHead are words without head, and joined: what a figure's lead must say when the figure
 	// is the head ("Order" for "the order number").
 	nonHead       []string
@@ -414,6 +416,10 @@ func (qt *queryText) weigh(ps []prepared, title string) {
 		switch {
 		case df == 0:
 			wt = weightNone // a word no element has cannot tell elements apart
+		case w == qt.unit:
+			// "how many pods are in CrashLoopBackOff": the count is labelled by the state
+			// ("CrashLoopBackOff 3"), the pods are what every count of the page counts.
+			wt *= weightUnit
 		case w == qt.head:
 			wt *= weightHead
 		}
@@ -519,6 +525,7 @@ const (
 	weightNone  = 0.5
 	weightHead  = 1.25
 	weightTitle = 0.6
+	weightUnit  = 0.25
 )
 
 func contains(toks []string, t string) bool {
@@ -568,6 +575,9 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	for _, t := range qt.phraseTok {
 		qt.phraseTokJoined = append(qt.phraseTokJoined, strings.Join(t, " "))
+	}
+	if t := tokens(p.CountNoun); len(t) == 1 {
+		qt.unit = t[0]
 	}
 	if t := tokens(p.Head); len(t) == 1 && !itemWords[p.Head] {
 		qt.head = t[0]

@@ -37,6 +37,7 @@ const (
 	anchorTop       = 40    // how many of the best candidates look for anchors
 	headMissing     = 0.15  // a candidate without the head word (or asked-for role)
 	notTheirs       = 0.15  // a candidate with no tie to the description's possessor
+	unitOnlyLabel   = 0.2   // a label of all of a count's unit, none of what says which
 )
 
 func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
@@ -218,6 +219,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		// The label's score counts its fit as a value of the kind asked for ("Lost" is no
 		// count); its value is handed that score with its own fit instead.
 		labelFit, _ := kindFit(&ps[c.Element.ID], p, qt, intent, nil)
+		if qt.unitOnly(&ps[c.Element.ID]) {
+			// "how many new orders are waiting": "Orders 57" is every order of the day; the
+			// count asked for is the one its other words label ("New orders 2").
+			labelFit += unitOnlyLabel
+		}
 		for k, v := range vs {
 			ve := &s.Elements[v]
 			if message {
@@ -260,6 +266,20 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		}
 	}
 	return all
+}
+
+// unitOnly reports whether an element says, of a count question's words, only the unit counted
+// while others say which of them are counted ("Orders" for "how many new orders are waiting").
+func (qt *queryText) unitOnly(pe *prepared) bool {
+	if qt.unit == "" || !ownsAny(pe, []string{qt.unit}) {
+		return false
+	}
+	for _, w := range qt.words {
+		if w != qt.unit && ownsAny(pe, []string{w}) {
+			return false
+		}
+	}
+	return len(qt.words) > 1
 }
 
 // labelAdds reports whether label l has a description word that its value v lacks in its own

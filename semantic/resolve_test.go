@@ -1110,3 +1110,16 @@ func TestResolve_ActionInstructions(t *testing.T) {
 		{"mark Tomás's review as helpful", IntentAny, "", "rv2-helpful"},
 	})
 }
+
+// TestResolve_CountUnits: in "how many X ..." the plural X is the unit counted, which a page's
+// total says ("Vans 64 vans", "Tickets 212"); the count asked for is the one the other words
+// label: a state the vans are in ("Maintenance 5"), the new tickets' badge.
+func TestResolve_CountUnits(t *testing.T) {
+	runResolveCases(t, "quantities.html", []resolveCase{
+		{"how many vans are in Maintenance?", IntentRead, "", "f-maint"},
+		{"how many vans are in OnRoute", IntentRead, "", "f-onroute"},
+		{"how many new tickets are waiting", IntentRead, "", "new-tickets"},
+		{"how many new tickets are there", IntentRead, "", "new-tickets"},
+		{"how many drivers are on shift", IntentRead, "", "k-drivers"},
+	})
+}
