@@ -704,6 +704,9 @@ var (
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
 	// have", "how many vacation days do we have left".
 	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b`)
+	// genericCountRe is the rest of a "how many" question that counts whatever is in a place:
+	// the place names the count.
+	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -820,6 +823,11 @@ func question(s string, p *Parsed) (string, bool) {
 		}
 	}
 	if q == "how many" {
+		if g := genericCountRe.FindStringSubmatch(rest); g != nil {
+			// "how many things are in my basket": any thing; the count is the basket's
+			// (the badge on its link).
+			rest = g[1]
+		}
 		p.CountNoun = countNoun(rest)
 	}
 	if qk.word != "" {

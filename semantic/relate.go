@@ -140,7 +140,7 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 			if ce.Parent != b || !hasDigit(ce.Text) {
 				continue
 			}
-			if ce.Interactive || !hasLetter(strings.Replace(e.Text, ce.Text, "", 1)) {
+			if ce.Interactive || !hasLetter(strings.Replace(e.Text, ce.Text, "", 1)) && !namedApart(e) {
 				fig = -2 // a link, or all the text there is: the element itself is the figure
 				break
 			}
@@ -182,6 +182,12 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 		at[fig] = len(all) - 1
 	}
 	return all
+}
+
+// namedApart reports whether an element's name has words its text lacks: a cart link labelled
+// "Basket" that shows an icon and a badge ("🛒 5"), whose figure is the badge.
+func namedApart(e *Element) bool {
+	return hasLetter(e.Name) && !hasLetter(e.Text)
 }
 
 // labelValues gives the value an element labels the label's match (plus a little) when the

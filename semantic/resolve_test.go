@@ -1123,3 +1123,13 @@ func TestResolve_CountUnits(t *testing.T) {
 		{"how many drivers are on shift", IntentRead, "", "k-drivers"},
 	})
 }
+
+// TestResolve_PlaceCounts: "how many things are in my X" counts whatever is in X, which the
+// page says with a badge on X's link; a link named by its label that shows only an icon and
+// the badge hands the count to the badge.
+func TestResolve_PlaceCounts(t *testing.T) {
+	runResolveCases(t, "quantities.html", []resolveCase{
+		{"how many things are in my parts order", IntentRead, "", "parts-n"},
+		{"how many items are in the inbox?", IntentRead, "", "inbox-n"},
+	})
+}
