@@ -707,6 +707,8 @@ var (
 	// genericCountRe is the rest of a "how many" question that counts whatever is in a place:
 	// the place names the count.
 	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
+	// searchFoundRe is the rest of a "how many" question about what a search found.
+	searchFoundRe = regexp.MustCompile(`(?i)^(.+?)\s+(?:(?:did|does|do|has|have)\s+)?(?:the|my|your|this|our)\s+(?:search|query|filters?)\s+(?:find|found|return|returned|show|turn up|turned up|match|matched|get|got)$`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )
@@ -827,6 +829,11 @@ func question(s string, p *Parsed) (string, bool) {
 			// "how many things are in my basket": any thing; the count is the basket's
 			// (the badge on its link).
 			rest = g[1]
+		}
+		if f := searchFoundRe.FindStringSubmatch(rest); f != nil {
+			// "how many flights did the search find": the page counts what a search
+			// found as its results ("214 results").
+			rest = f[1] + " results"
 		}
 		p.CountNoun = countNoun(rest)
 	}

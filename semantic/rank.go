@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -359,6 +360,8 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// count is true when the description asks for a count.
+	count bool
 	// unit is Parsed.CountNoun stemmed: weighed down when other words say which count.
 	unit string
 	// nonHead are words without head, and joined: what a figure's lead must say when the figure
@@ -391,6 +394,10 @@ type queryText struct {
 	// ("the stock price" on a quote page whose price has no label): the role or value kind
 	// alone then picks the element. A word neither says ("the Frobnicate button") still fails.
 	offPage bool
+	// unsaidCount is true for a count question whose words no element says ("how many
+	// results" on a page that never says "results"): a heading that ends in its count
+	// ("Women's Running Shoes (37)") answers it.
+	unsaidCount bool
 }
 
 // weigh sets how much each description word counts when an element carries only some of them.
@@ -400,6 +407,9 @@ type queryText struct {
 // whose own name fields (not a container's gathered text) have the word.
 func (qt *queryText) weigh(ps []prepared, title string) {
 	titleToks := tokens(normalize(title))
+	if qt.count && len(qt.words) > 0 && len(qt.phrases) == 0 && len(qt.ctx) == 0 {
+		qt.unsaidCount = !slices.ContainsFunc(qt.words, func(w string) bool { return anyCarries(ps, w) })
+	}
 	if len(qt.words) < 2 {
 		qt.offPage = len(qt.words) == 1 && len(qt.phrases) == 0 && contains(titleToks, qt.words[0]) && !anyCarries(ps, qt.words[0])
 		return
@@ -576,6 +586,7 @@ func newQueryText(p *Parsed) *queryText {
 	for _, t := range qt.phraseTok {
 		qt.phraseTokJoined = append(qt.phraseTokJoined, strings.Join(t, " "))
 	}
+	qt.count = p.Kind == "count"
 	if t := tokens(p.CountNoun); len(t) == 1 {
 		qt.unit = t[0]
 	}
@@ -826,6 +837,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		case (e.Role == "cell" || e.Role == "gridcell" || pe.gridHead > 0) && columnSays(pe, qt.words):
 			// "the data retention for Growth": the cell under Growth in the Data retention row.
 			needAnchor = true
+		case qt.unsaidCount && e.Role == "heading" && countedHeadingRe.MatchString(e.Text):
+			// "how many results": the listing's heading says how many it holds, as well as
+			// a line that says "results" would.
+			total += countedHeadingScore
+			why = append(why, "a heading that says how many it holds")
 		case qt.head != "" && attrHas(pe, qt.head):
 			// "the delivery status of the kettle": class="status" says what it is; the
 			// kettle is on an element beside it.
@@ -1085,6 +1101,13 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	}
 	return d, fits
 }
+
+// countedHeadingScore is what a heading that ends in a count scores for an unsaid count, in place
+// of a word match.
+const countedHeadingScore = 0.45
+
+// countedHeadingRe is a heading that ends in the count of what is under it: "Running shoes (37)".
+var countedHeadingRe = regexp.MustCompile(`\S\s*\(\d[\d,.]*\)\s*$`)
 
 // hasFigureWord reports whether s has a word that starts with a digit: "12 records", not "IPv4".
 func hasFigureWord(s string) bool {

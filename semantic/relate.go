@@ -131,6 +131,9 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 	for i := 0; i < n; i++ {
 		b := all[i].Element.ID
 		e := &s.Elements[b]
+		if all[i].text == 0 {
+			continue // it says none of the words: it has no match to hand on
+		}
 		if e.Editable || !hasDigit(e.Text) || len(e.Text) > 160 {
 			continue
 		}

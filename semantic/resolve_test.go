@@ -1133,3 +1133,17 @@ func TestResolve_PlaceCounts(t *testing.T) {
 		{"how many items are in the inbox?", IntentRead, "", "inbox-n"},
 	})
 }
+
+// TestResolve_ResultCounts: what a search found is its results: "how many hotels did the search
+// find" reads the figure of "87 results"; and on a listing that never says "results", the
+// heading that ends in its count ("Backpacking Tents (24)") answers "how many results".
+func TestResolve_ResultCounts(t *testing.T) {
+	runResolveCases(t, "hotelsearch.html", []resolveCase{
+		{"how many hotels did the search find?", IntentRead, "", "result-n"},
+		{"how many stays did my search return", IntentRead, "", "result-n"},
+	})
+	runResolveCases(t, "tentshop.html", []resolveCase{
+		{"how many results", IntentRead, "", "listing-title"},
+		{"how many results are there?", IntentRead, "", "listing-title"},
+	})
+}
