@@ -1062,7 +1062,9 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	if p.Kind == "count" {
 		switch t := firstOf(e.Text, e.Name); {
 		case !strings.ContainsAny(e.Name+e.Text, "0123456789"):
-			d -= 0.2
+			// A count is a figure: "People with access" over a list of members answers no
+			// "how many people", whatever anchor beside it says the rest.
+			d -= 0.6
 		case len(t) <= 24 && isPrice(t):
 			d -= 0.1 // "how many adult tickets": a price is not a count
 		case pe.figures > 1:

@@ -1147,3 +1147,11 @@ func TestResolve_ResultCounts(t *testing.T) {
 		{"how many results are there?", IntentRead, "", "listing-title"},
 	})
 }
+
+// TestResolve_CountHasFigure: a count is read off an element with a figure; a heading of the
+// people who have access ("People with access") answers no "how many people".
+func TestResolve_CountHasFigure(t *testing.T) {
+	runResolveCases(t, "sharepanel.html", []resolveCase{
+		{"how many people are in the Design Team?", IntentRead, "", "design-members"},
+	})
+}
