@@ -368,7 +368,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if e.Interactive && !button || e.Editable {
 		return -1
 	}
-	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	lt := unnumbered(strings.TrimSpace(firstOf(e.Text, e.Name)))
 	if lt == "" || len([]rune(lt)) > 80 {
 		return -1
 	}
@@ -420,6 +420,18 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// enumeratorRe is a step's or a list entry's number before its words: "3. Started signup".
+var enumeratorRe = regexp.MustCompile(`^\d{1,2}[.)]\s+(\pL)`)
+
+// unnumbered is label text without its enumerator: the step number of "3. Started signup" is
+// no figure, and the words still label the figure beside them.
+func unnumbered(lt string) string {
+	if m := enumeratorRe.FindStringSubmatchIndex(lt); m != nil {
+		return lt[m[2]:]
+	}
+	return lt
 }
 
 // innerValue is value v, or the one element inside it that holds all its words and figures

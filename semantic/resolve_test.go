@@ -1155,3 +1155,12 @@ func TestResolve_CountHasFigure(t *testing.T) {
 		{"how many people are in the Design Team?", IntentRead, "", "design-members"},
 	})
 }
+
+// TestResolve_NumberedLabels: a funnel step's number ("2. Added to cart") is no figure: the
+// step's words still label the figure under them.
+func TestResolve_NumberedLabels(t *testing.T) {
+	runResolveCases(t, "funnel.html", []resolveCase{
+		{"how many shoppers added to cart", IntentRead, "", "v2"},
+		{"how many shoppers began checkout?", IntentRead, "", "v3"},
+	})
+}
