@@ -702,8 +702,9 @@ var (
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
 	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
-	// have", "how many vacation days do we have left".
-	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b`)
+	// have", "how many vacation days do we have left"; or the asker's "am I" ("how much storage
+	// am I using").
+	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b|\s+am\s+i\b`)
 	// genericCountRe is the rest of a "how many" question that counts whatever is in a place:
 	// the place names the count.
 	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
@@ -717,7 +718,7 @@ var (
 // page may use as a label ("how heavy" is the weight).
 var questionKinds = map[string]struct{ kind, word string }{
 	"how much": {"figure", ""}, "how much money": {"price", ""}, "how much time": {"time", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
-	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
+	"how heavy": {"measure", "weight"}, "how big": {"measure", "size"}, "how large": {"measure", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
 	"how tall": {"measure", "height"}, "how high": {"measure", "height"}, "how wide": {"measure", "width"},
 	"how deep":  {"measure", "depth"},

@@ -1164,3 +1164,13 @@ func TestResolve_NumberedLabels(t *testing.T) {
 		{"how many shoppers began checkout?", IntentRead, "", "v3"},
 	})
 }
+
+// TestResolve_Sizes: "how big" asks for a size, which a file list writes in data units ("6.2
+// MB" under File size); "how much storage am I using" is the quota line ("am I" says
+// nothing of it).
+func TestResolve_Sizes(t *testing.T) {
+	runResolveCases(t, "drive.html", []resolveCase{
+		{"how big is the Q4 forecast deck?", IntentRead, "", "sz-deck"},
+		{"how much storage am I using?", IntentRead, "", "quota"},
+	})
+}
