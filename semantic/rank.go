@@ -1066,7 +1066,7 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 			// "how many people", whatever anchor beside it says the rest.
 			d -= 0.6
 		case len(t) <= 24 && isPrice(t):
-			d -= 0.1 // "how many adult tickets": a price is not a count
+			d -= 0.3 // "how many adult tickets": a price is not a count
 		case pe.figures > 1:
 			d -= 0.6 // "New 112 Ready to ship 34 Shipped 1,208": the tabs, not a count
 			say("holds several figures")

@@ -1174,3 +1174,12 @@ func TestResolve_Sizes(t *testing.T) {
 		{"how much storage am I using?", IntentRead, "", "quota"},
 	})
 }
+
+// TestResolve_CountNotPrice: "how many student tickets" is the stepper's quantity, not the
+// price beside the ticket's name: a price is no count.
+func TestResolve_CountNotPrice(t *testing.T) {
+	runResolveCases(t, "tickets.html", []resolveCase{
+		{"how many student tickets are selected", IntentRead, "", "student-qty"},
+		{"how many child tickets are selected?", IntentRead, "", "child-qty"},
+	})
+}
