@@ -87,6 +87,9 @@ type Parsed struct {
 	// CrashLoopBackOff"): the unit of the count, which the count itself seldom carries when
 	// other words say which ("CrashLoopBackOff 3", "Requested 5").
 	CountNoun string
+	// This says the description points at "this" thing ("how many songs are in this
+	// playlist"): the one the page is about, not an entry of its navigation.
+	This bool
 }
 
 var (
@@ -263,6 +266,7 @@ func Parse(description string) Parsed {
 	p := Parsed{Attrs: map[string]string{}}
 	s := strings.TrimSpace(description)
 	p.Thing = thingRe.MatchString(s)
+	p.This = thisRe.MatchString(s)
 	s = strings.TrimRight(s, ".!? ")
 
 	// Quoted phrases become placeholders \x00N\x00 so that later steps see their position.
@@ -710,6 +714,8 @@ var (
 	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
 	// searchFoundRe is the rest of a "how many" question about what a search found.
 	searchFoundRe = regexp.MustCompile(`(?i)^(.+?)\s+(?:(?:did|does|do|has|have)\s+)?(?:the|my|your|this|our)\s+(?:search|query|filters?)\s+(?:find|found|return|returned|show|turn up|turned up|match|matched|get|got)$`)
+	// thisRe is a description's "this" before a noun.
+	thisRe = regexp.MustCompile(`(?i)\bthis\s+\pL`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
 	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
 )

@@ -958,6 +958,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		return scored{}, false
 	}
 
+	// "this playlist" is the page's own: a navigation entry names another one.
+	if p.This && intent == IntentRead && inNavigation(e) {
+		total -= thisNotNav
+		why = append(why, "in the navigation, not this one")
+	}
+
 	// Intent fit.
 	eligible := true
 	reason := ""
@@ -1102,6 +1108,19 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		}
 	}
 	return d, fits
+}
+
+// thisNotNav is what an element of the navigation loses when the description says "this X".
+const thisNotNav = 0.3
+
+// inNavigation reports whether e's context says it is in a navigation landmark.
+func inNavigation(e *Element) bool {
+	for _, part := range strings.Split(e.Context, " | ") {
+		if k, _, _ := strings.Cut(part, " "); k == "navigation" {
+			return true
+		}
+	}
+	return false
 }
 
 // countedHeadingScore is what a heading that ends in a count scores for an unsaid count, in place

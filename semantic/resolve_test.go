@@ -1183,3 +1183,11 @@ func TestResolve_CountNotPrice(t *testing.T) {
 		{"how many child tickets are selected?", IntentRead, "", "child-qty"},
 	})
 }
+
+// TestResolve_ThisNotNav: "this show" is the one the page is about; an entry of the navigation
+// names another ("Show · 212 episodes").
+func TestResolve_ThisNotNav(t *testing.T) {
+	runResolveCases(t, "podcastapp.html", []resolveCase{
+		{"how many episodes are in this show", IntentRead, "", "ep-count"},
+	})
+}
