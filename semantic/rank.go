@@ -360,6 +360,9 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// ahead is true when the description asks for a time to come ("how long until", "time
+	// left").
+	ahead bool
 	// count is true when the description asks for a count.
 	count bool
 	// unit is Parsed.CountNoun stemmed: weighed down when other words say which count.
@@ -587,6 +590,7 @@ func newQueryText(p *Parsed) *queryText {
 		qt.phraseTokJoined = append(qt.phraseTokJoined, strings.Join(t, " "))
 	}
 	qt.count = p.Kind == "count"
+	qt.ahead = slices.ContainsFunc(p.Words, func(w string) bool { return aheadWords[w] })
 	if t := tokens(p.CountNoun); len(t) == 1 {
 		qt.unit = t[0]
 	}
@@ -1050,6 +1054,10 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		if p.Kind == "time" && p.KindStrict && pe.shape&shapeClock != 0 && ampmRe.MatchString(pe.norm[textField]) {
 			// "how long is the flight": "9:40 AM – 6:19 PM" says when, not how long.
 			d -= 0.55
+		} else if p.Kind == "time" && qt.ahead && contains(pe.toks[textField], "ago") {
+			// "how long until the auction ends": a time to come, not "2 min ago".
+			d -= 0.3
+			say("a time past")
 		} else if pe.shape&ks != 0 {
 			b := valueBonus(pe, 0.35, 0.25, 0.1)
 			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
@@ -1109,6 +1117,9 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	}
 	return d, fits
 }
+
+// aheadWords ask for a time to come.
+var aheadWords = map[string]bool{"until": true, "till": true, "left": true, "remaining": true, "ends": true, "starts": true}
 
 // thisNotNav is what an element of the navigation loses when the description says "this X".
 const thisNotNav = 0.3

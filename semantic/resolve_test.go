@@ -1191,3 +1191,11 @@ func TestResolve_ThisNotNav(t *testing.T) {
 		{"how many episodes are in this show", IntentRead, "", "ep-count"},
 	})
 }
+
+// TestResolve_TimeAhead: "how long until the auction ends" asks for a time to come: the
+// countdown, not a bid's "4 min ago".
+func TestResolve_TimeAhead(t *testing.T) {
+	runResolveCases(t, "auction.html", []resolveCase{
+		{"how long until the auction ends", IntentRead, "", "closes"},
+	})
+}
