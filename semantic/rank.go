@@ -1216,8 +1216,9 @@ var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true
 	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true}
 
 // priceAsCondition finds a price a sentence compares with ("Free delivery on orders over £40",
-// "save 10% when you spend more than $100"), not one it states ("Plans from $9" is a plan's).
-var priceAsCondition = regexp.MustCompile(`(?i)\b(?:over|above|under|below|than|up to|at least|more than|less than)\s*(?:the\s+\w+\s*)?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|than|up to|at least)\s+\d[\d.,]*\s?(?:€|zł|kr|EUR|USD|GBP)`)
+// "save 10% when you spend more than $100", "Bags are cheaper now than at the airport (€60)"),
+// not one it states ("Plans from $9" is a plan's).
+var priceAsCondition = regexp.MustCompile(`(?i)\bthan\b[^.$€£¥]{0,30}?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|up to|at least)\s*(?:the\s+\w+\s*)?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|than|up to|at least)\s+\d[\d.,]*\s?(?:€|zł|kr|EUR|USD|GBP)`)
 
 // notAMessage is what a text loses, and why, as the answer to "Ike's message": one that says
 // nothing (no letters: the unread count beside a name in a list of conversations) or only when

@@ -1199,3 +1199,11 @@ func TestResolve_TimeAhead(t *testing.T) {
 		{"how long until the auction ends", IntentRead, "", "closes"},
 	})
 }
+
+// TestResolve_ComparedPrice: a price a sentence compares with ("cheaper now than at the gate
+// ($30)") is not what a thing costs.
+func TestResolve_ComparedPrice(t *testing.T) {
+	runResolveCases(t, "parking.html", []resolveCase{
+		{"how much does one spot cost", IntentRead, "", "spot-price"},
+	})
+}
