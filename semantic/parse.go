@@ -727,7 +727,7 @@ var questionKinds = map[string]struct{ kind, word string }{
 	"how heavy": {"measure", "weight"}, "how big": {"measure", "size"}, "how large": {"measure", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
 	"how tall": {"measure", "height"}, "how high": {"measure", "height"}, "how wide": {"measure", "width"},
-	"how deep":  {"measure", "depth"},
+	"how deep": {"measure", "depth"}, "how far along": {"percent", "progress"},
 	"what time": {"clock", ""}, "what day": {"date", ""}, "what date": {"date", ""},
 }
 
@@ -810,6 +810,10 @@ func question(s string, p *Parsed) (string, bool) {
 			p.Intent = IntentType
 			return t[1] + " field", true
 		}
+	}
+	if q == "how far" && strings.HasPrefix(strings.ToLower(m[2]), "along ") {
+		// "how far along is the upload": its progress, a percentage, not a distance.
+		q, m[2] = "how far along", m[2][len("along "):]
 	}
 	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
 	rest = strings.TrimSpace(trailingVerbRe.ReplaceAllString(haveRe.ReplaceAllString(rest, ""), ""))
