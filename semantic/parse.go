@@ -714,6 +714,8 @@ var (
 	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
 	// searchFoundRe is the rest of a "how many" question about what a search found.
 	searchFoundRe = regexp.MustCompile(`(?i)^(.+?)\s+(?:(?:did|does|do|has|have)\s+)?(?:the|my|your|this|our)\s+(?:search|query|filters?)\s+(?:find|found|return|returned|show|turn up|turned up|match|matched|get|got)$`)
+	// changeVerbRe ends a "how much" question about a change.
+	changeVerbRe = regexp.MustCompile(`(?i)\s(?:change|changed|grow|grew|rise|rose|fall|fell|drop|dropped|increase|increased|decrease|decreased|go up|went up|go down|went down)$`)
 	// thisRe is a description's "this" before a noun.
 	thisRe = regexp.MustCompile(`(?i)\bthis\s+\pL`)
 	// whereTypeRe is "where (do) I type my message": the field to type in.
@@ -847,6 +849,11 @@ func question(s string, p *Parsed) (string, bool) {
 			rest = f[1] + " results"
 		}
 		p.CountNoun = countNoun(rest)
+	}
+	if q == "how much" && changeVerbRe.MatchString(rest) {
+		// "how much did users change": the change, which a dashboard writes as a
+		// percentage beside the figure ("↑ 6.4%").
+		p.Kind = "percent"
 	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest

@@ -499,6 +499,8 @@ func TestParse_QuantityQuestions(t *testing.T) {
 		{"how big is the Q3 budget spreadsheet?", "measure", "", "size q3 budget spreadsheet"},
 		{"how many new orders are waiting", "count", "orders", "new orders waiting"},
 		{"how many results were found", "count", "", "results found"},
+		// "how much did X change" asks for the change, a percentage on a dashboard.
+		{"how much did sessions change", "percent", "", "sessions change"},
 	} {
 		p := Parse(c.desc)
 		if p.Kind != c.kind || p.CountNoun != c.countNoun || strings.Join(p.Words, " ") != c.words {
