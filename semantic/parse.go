@@ -91,6 +91,13 @@ type Parsed struct {
 	// Item is a collection noun the ordinal counts over ("result", "row", "product"): the target
 	// is inside the Nth of repeated items.
 	Item string
+	// CountNoun is the plural a "how many" question counts ("pods" in "how many pods are in
+	// CrashLoopBackOff"): the unit of the count, which the count itself seldom carries when
+	// other words say which ("CrashLoopBackOff 3", "Requested 5").
+	CountNoun string
+	// This says the description points at "this" thing ("how many songs are in this
+	// playlist"): the one the page is about, not an entry of its navigation.
+	This bool
 }
 
 var (
@@ -274,6 +281,7 @@ func Parse(description string) Parsed {
 	p := Parsed{Attrs: map[string]string{}}
 	s := strings.TrimSpace(description)
 	p.Thing = thingRe.MatchString(s)
+	p.This = thisRe.MatchString(s)
 	s = strings.TrimRight(s, ".!? ")
 
 	// Quoted phrases become placeholders \x00N\x00 so that later steps see their position.
@@ -748,8 +756,18 @@ var (
 	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
 	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
-	// have", "how many vacation days do we have left".
-	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b`)
+	// have", "how many vacation days do we have left"; or the asker's "am I" ("how much storage
+	// am I using").
+	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b|\s+am\s+i\b`)
+	// genericCountRe is the rest of a "how many" question that counts whatever is in a place:
+	// the place names the count.
+	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
+	// searchFoundRe is the rest of a "how many" question about what a search found.
+	searchFoundRe = regexp.MustCompile(`(?i)^(.+?)\s+(?:(?:did|does|do|has|have)\s+)?(?:the|my|your|this|our)\s+(?:search|query|filters?)\s+(?:find|found|return|returned|show|turn up|turned up|match|matched|get|got)$`)
+	// changeVerbRe ends a "how much" question about a change.
+	changeVerbRe = regexp.MustCompile(`(?i)\s(?:change|changed|grow|grew|rise|rose|fall|fell|drop|dropped|increase|increased|decrease|decreased|go up|went up|go down|went down)$`)
+	// thisRe is a description's "this" before a noun.
+	thisRe = regexp.MustCompile(`(?i)\bthis\s+\pL`)
 	// stateQuestionRe is a yes-or-no question about a thing's state: "is the API working",
 	// "is the loading dock camera online", "is Moose still available".
 	stateQuestionRe = regexp.MustCompile(`(?i)^(?:is|are)\s+(.+?)\s+(?:(?:still|currently|now|already)\s+)?(?:working|online|offline|available|unavailable|up|down|open|closed|active|inactive|running|live|connected|disconnected|enabled|disabled|operational|healthy|in stock|out of stock|sold out|confirmed|paid|shipped|delivered|approved|booked|free|busy)(?:\s+(?:now|right now|today|yet))?$`)
@@ -761,10 +779,10 @@ var (
 // page may use as a label ("how heavy" is the weight).
 var questionKinds = map[string]struct{ kind, word string }{
 	"how much": {"figure", ""}, "how much money": {"price", ""}, "how much time": {"time", ""}, "how many": {"count", ""}, "how long": {"time", ""}, "how far": {"measure", "distance"},
-	"how heavy": {"measure", "weight"}, "how big": {"", "size"}, "how large": {"", "size"}, "how old": {"", "age"},
+	"how heavy": {"measure", "weight"}, "how big": {"measure", "size"}, "how large": {"measure", "size"}, "how old": {"", "age"},
 	"how fast": {"measure", "speed"}, "how often": {"", "frequency"}, "when": {"date", ""},
 	"how tall": {"measure", "height"}, "how high": {"measure", "height"}, "how wide": {"measure", "width"},
-	"how deep":  {"measure", "depth"},
+	"how deep": {"measure", "depth"}, "how far along": {"percent", "progress"},
 	"what time": {"clock", ""}, "what day": {"date", ""}, "what date": {"date", ""},
 }
 
@@ -877,6 +895,10 @@ func question(s string, p *Parsed) (string, bool) {
 			return t[1] + " field", true
 		}
 	}
+	if q == "how far" && strings.HasPrefix(strings.ToLower(m[2]), "along ") {
+		// "how far along is the upload": its progress, a percentage, not a distance.
+		q, m[2] = "how far along", m[2][len("along "):]
+	}
 	rest := strings.TrimSpace(auxRe.ReplaceAllString(m[2], ""))
 	// "which electricity tariff am I on": the asker's own clause after the subject says
 	// nothing of the element ("am" is no word of the tariff's).
@@ -899,6 +921,24 @@ func question(s string, p *Parsed) (string, bool) {
 		if r := strings.TrimSpace(moneyVerbRe.ReplaceAllString(rest, " ")); r != "" {
 			rest = r
 		}
+	}
+	if q == "how many" {
+		if g := genericCountRe.FindStringSubmatch(rest); g != nil {
+			// "how many things are in my basket": any thing; the count is the basket's
+			// (the badge on its link).
+			rest = g[1]
+		}
+		if f := searchFoundRe.FindStringSubmatch(rest); f != nil {
+			// "how many flights did the search find": the page counts what a search
+			// found as its results ("214 results").
+			rest = f[1] + " results"
+		}
+		p.CountNoun = countNoun(rest)
+	}
+	if q == "how much" && changeVerbRe.MatchString(rest) {
+		// "how much did users change": the change, which a dashboard writes as a
+		// percentage beside the figure ("↑ 6.4%").
+		p.Kind = "percent"
 	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest
@@ -941,6 +981,39 @@ func question(s string, p *Parsed) (string, bool) {
 	}
 	return rest, true
 }
+
+// countNoun is the plural that the words after "how many" count, when other words say which
+// of them: words before it ("new orders are waiting" -> "orders") or a bare state after it
+// ("pods are in CrashLoopBackOff"); "" otherwise. (A verb after it says which less often on
+// the page: "how many results were found" is the result count, "12 results".)
+func countNoun(rest string) string {
+	f := strings.Fields(strings.ToLower(rest))
+	for i := 0; i < len(f) && i < 3; i++ {
+		w := f[i]
+		if irregularPlurals[w] || len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			if i > 0 || inBareState(f[i+1:]) {
+				return w
+			}
+			return ""
+		}
+		if stopWords[w] || auxiliaries[w] {
+			return ""
+		}
+	}
+	return ""
+}
+
+// inBareState reports whether words are "(are) in X" with X no determiner: a state the counted
+// things are in ("in CrashLoopBackOff", "in stock"), not a place ("in my basket").
+func inBareState(f []string) bool {
+	if len(f) > 0 && (f[0] == "are" || f[0] == "is" || f[0] == "were") {
+		f = f[1:]
+	}
+	return len(f) > 1 && f[0] == "in" && !determiners[f[1]] && !stopWords[f[1]]
+}
+
+// irregularPlurals are plurals without an s that a question counts.
+var irregularPlurals = map[string]bool{"people": true, "children": true, "men": true, "women": true, "staff": true}
 
 func phraseEnd(rest string) int {
 	low := strings.ToLower(rest)

@@ -498,3 +498,22 @@ func TestParse_QuestionAuxiliaries(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_QuantityQuestions: "how far along" asks for progress, a percentage, not a distance;
+// "how big" for a measure; "how many" keeps the unit it counts when other words say which.
+func TestParse_QuantityQuestions(t *testing.T) {
+	for _, c := range []struct{ desc, kind, countNoun, words string }{
+		{"how far along is the upload", "percent", "", "progress upload"},
+		{"how far is the station", "measure", "", "distance station"},
+		{"how big is the Q3 budget spreadsheet?", "measure", "", "size q3 budget spreadsheet"},
+		{"how many new orders are waiting", "count", "orders", "new orders waiting"},
+		{"how many results were found", "count", "", "results found"},
+		// "how much did X change" asks for the change, a percentage on a dashboard.
+		{"how much did sessions change", "percent", "", "sessions change"},
+	} {
+		p := Parse(c.desc)
+		if p.Kind != c.kind || p.CountNoun != c.countNoun || strings.Join(p.Words, " ") != c.words {
+			t.Errorf("Parse(%q): kind %q count noun %q words %q, want %q %q %q", c.desc, p.Kind, p.CountNoun, strings.Join(p.Words, " "), c.kind, c.countNoun, c.words)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -359,6 +360,13 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// ahead is true when the description asks for a time to come ("how long until", "time
+	// left").
+	ahead bool
+	// count is true when the description asks for a count.
+	count bool
+	// unit is Parsed.CountNoun stemmed: weighed down when other words say which count.
+	unit string
 	// nonHead are words without head, and joined: what a figure's lead must say when the figure
 	// is the head ("Order" for "the order number").
 	nonHead       []string
@@ -397,6 +405,10 @@ type queryText struct {
 	// ("the stock price" on a quote page whose price has no label): the role or value kind
 	// alone then picks the element. A word neither says ("the Frobnicate button") still fails.
 	offPage bool
+	// unsaidCount is true for a count question whose words no element says ("how many
+	// results" on a page that never says "results"): a heading that ends in its count
+	// ("Women's Running Shoes (37)") answers it.
+	unsaidCount bool
 }
 
 // weigh sets how much each description word counts when an element carries only some of them.
@@ -406,6 +418,9 @@ type queryText struct {
 // whose own name fields (not a container's gathered text) have the word.
 func (qt *queryText) weigh(ps []prepared, title string) {
 	titleToks := tokens(normalize(title))
+	if qt.count && len(qt.words) > 0 && len(qt.phrases) == 0 && len(qt.ctx) == 0 {
+		qt.unsaidCount = !slices.ContainsFunc(qt.words, func(w string) bool { return anyCarries(ps, w) })
+	}
 	if len(qt.words) < 2 {
 		qt.offPage = len(qt.words) == 1 && len(qt.phrases) == 0 && contains(titleToks, qt.words[0]) && !anyCarries(ps, qt.words[0])
 		return
@@ -423,6 +438,10 @@ func (qt *queryText) weigh(ps []prepared, title string) {
 		switch {
 		case df == 0:
 			wt = weightNone // a word no element has cannot tell elements apart
+		case w == qt.unit:
+			// "how many pods are in CrashLoopBackOff": the count is labelled by the state
+			// ("CrashLoopBackOff 3"), the pods are what every count of the page counts.
+			wt *= weightUnit
 		case w == qt.head:
 			wt *= weightHead
 		}
@@ -531,6 +550,7 @@ const (
 	weightNone  = 0.5
 	weightHead  = 1.25
 	weightTitle = 0.6
+	weightUnit  = 0.25
 )
 
 func contains(toks []string, t string) bool {
@@ -580,6 +600,11 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	for _, t := range qt.phraseTok {
 		qt.phraseTokJoined = append(qt.phraseTokJoined, strings.Join(t, " "))
+	}
+	qt.count = p.Kind == "count"
+	qt.ahead = slices.ContainsFunc(p.Words, func(w string) bool { return aheadWords[w] })
+	if t := tokens(p.CountNoun); len(t) == 1 {
+		qt.unit = t[0]
 	}
 	if t := tokens(p.Head); len(t) == 1 && !itemWords[p.Head] {
 		qt.head = t[0]
@@ -870,6 +895,11 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// "hide the 2.4 GHz network": the Hide SSID check box in that network's section;
 			// "select the shipment with PO-31260" the Select box of that row.
 			needAnchor = true
+		case qt.unsaidCount && e.Role == "heading" && countedHeadingRe.MatchString(e.Text):
+			// "how many results": the listing's heading says how many it holds, as well as
+			// a line that says "results" would.
+			total += countedHeadingScore
+			why = append(why, "a heading that says how many it holds")
 		case qt.head != "" && attrHas(pe, qt.head):
 			// "the delivery status of the kettle": class="status" says what it is; the
 			// kettle is on an element beside it.
@@ -986,6 +1016,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		return scored{}, false
 	}
 
+	// "this playlist" is the page's own: a navigation entry names another one.
+	if p.This && intent == IntentRead && inNavigation(e) {
+		total -= thisNotNav
+		why = append(why, "in the navigation, not this one")
+	}
+
 	// Intent fit.
 	eligible := true
 	reason := ""
@@ -1072,6 +1108,10 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 		if p.Kind == "time" && p.KindStrict && pe.shape&shapeClock != 0 && ampmRe.MatchString(pe.norm[textField]) {
 			// "how long is the flight": "9:40 AM – 6:19 PM" says when, not how long.
 			d -= 0.55
+		} else if p.Kind == "time" && qt.ahead && contains(pe.toks[textField], "ago") {
+			// "how long until the auction ends": a time to come, not "2 min ago".
+			d -= 0.3
+			say("a time past")
 		} else if pe.shape&ks != 0 {
 			b := valueBonus(pe, 0.35, 0.25, 0.1)
 			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
@@ -1090,9 +1130,11 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	if p.Kind == "count" {
 		switch t := firstOf(e.Text, e.Name); {
 		case !strings.ContainsAny(e.Name+e.Text, "0123456789"):
-			d -= 0.2
+			// A count is a figure: "People with access" over a list of members answers no
+			// "how many people", whatever anchor beside it says the rest.
+			d -= 0.6
 		case len(t) <= 24 && isPrice(t):
-			d -= 0.1 // "how many adult tickets": a price is not a count
+			d -= 0.3 // "how many adult tickets": a price is not a count
 		case pe.figures > 1:
 			d -= 0.6 // "New 112 Ready to ship 34 Shipped 1,208": the tabs, not a count
 			say("holds several figures")
@@ -1129,6 +1171,29 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 	}
 	return d, fits
 }
+
+// aheadWords ask for a time to come.
+var aheadWords = map[string]bool{"until": true, "till": true, "left": true, "remaining": true, "ends": true, "starts": true}
+
+// thisNotNav is what an element of the navigation loses when the description says "this X".
+const thisNotNav = 0.3
+
+// inNavigation reports whether e's context says it is in a navigation landmark.
+func inNavigation(e *Element) bool {
+	for _, part := range strings.Split(e.Context, " | ") {
+		if k, _, _ := strings.Cut(part, " "); k == "navigation" {
+			return true
+		}
+	}
+	return false
+}
+
+// countedHeadingScore is what a heading that ends in a count scores for an unsaid count, in place
+// of a word match.
+const countedHeadingScore = 0.45
+
+// countedHeadingRe is a heading that ends in the count of what is under it: "Running shoes (37)".
+var countedHeadingRe = regexp.MustCompile(`\S\s*\(\d[\d,.]*\)\s*$`)
 
 // hasFigureWord reports whether s has a word that starts with a digit: "12 records", not "IPv4".
 func hasFigureWord(s string) bool {
@@ -1205,8 +1270,9 @@ var namingVerbs = map[string]bool{"select": true, "check": true, "uncheck": true
 	"toggle": true, "follow": true, "choose": true, "clear": true, "copy": true, "open": true}
 
 // priceAsCondition finds a price a sentence compares with ("Free delivery on orders over £40",
-// "save 10% when you spend more than $100"), not one it states ("Plans from $9" is a plan's).
-var priceAsCondition = regexp.MustCompile(`(?i)\b(?:over|above|under|below|than|up to|at least|more than|less than)\s*(?:the\s+\w+\s*)?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|than|up to|at least)\s+\d[\d.,]*\s?(?:€|zł|kr|EUR|USD|GBP)`)
+// "save 10% when you spend more than $100", "Bags are cheaper now than at the airport (€60)"),
+// not one it states ("Plans from $9" is a plan's).
+var priceAsCondition = regexp.MustCompile(`(?i)\bthan\b[^.$€£¥]{0,30}?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|up to|at least)\s*(?:the\s+\w+\s*)?\(?[$€£¥]\s?\d|\b(?:over|above|under|below|than|up to|at least)\s+\d[\d.,]*\s?(?:€|zł|kr|EUR|USD|GBP)`)
 
 // notAMessage is what a text loses, and why, as the answer to "Ike's message": one that says
 // nothing (no letters: the unread count beside a name in a list of conversations) or only when

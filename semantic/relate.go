@@ -37,6 +37,7 @@ const (
 	anchorTop       = 40    // how many of the best candidates look for anchors
 	headMissing     = 0.15  // a candidate without the head word (or asked-for role)
 	notTheirs       = 0.15  // a candidate with no tie to the description's possessor
+	unitOnlyLabel   = 0.2   // a label of all of a count's unit, none of what says which
 )
 
 func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
@@ -133,6 +134,9 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 	for i := 0; i < n; i++ {
 		b := all[i].Element.ID
 		e := &s.Elements[b]
+		if all[i].text == 0 {
+			continue // it says none of the words: it has no match to hand on
+		}
 		if e.Editable || !hasDigit(e.Text) || len(e.Text) > 160 {
 			continue
 		}
@@ -142,7 +146,7 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 			if ce.Parent != b || !hasDigit(ce.Text) {
 				continue
 			}
-			if ce.Interactive || !hasLetter(strings.Replace(e.Text, ce.Text, "", 1)) {
+			if ce.Interactive || !hasLetter(strings.Replace(e.Text, ce.Text, "", 1)) && !namedApart(e) {
 				fig = -2 // a link, or all the text there is: the element itself is the figure
 				break
 			}
@@ -255,6 +259,12 @@ func personName(t string) bool {
 	return lower
 }
 
+// namedApart reports whether an element's name has words its text lacks: a cart link labelled
+// "Basket" that shows an icon and a badge ("🛒 5"), whose figure is the badge.
+func namedApart(e *Element) bool {
+	return hasLetter(e.Name) && !hasLetter(e.Text)
+}
+
 // labelValues gives the value an element labels the label's match (plus a little) when the
 // user reads, and lowers the label itself.
 func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored, labelOf map[int]int) []scored {
@@ -309,6 +319,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		// The label's score counts its fit as a value of the kind asked for ("Lost" is no
 		// count); its value is handed that score with its own fit instead.
 		labelFit, _ := kindFit(&ps[c.Element.ID], p, qt, intent, nil)
+		if qt.unitOnly(&ps[c.Element.ID]) {
+			// "how many new orders are waiting": "Orders 57" is every order of the day; the
+			// count asked for is the one its other words label ("New orders 2").
+			labelFit += unitOnlyLabel
+		}
 		for k, v := range vs {
 			ve := &s.Elements[v]
 			if message {
@@ -351,6 +366,20 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		}
 	}
 	return all
+}
+
+// unitOnly reports whether an element says, of a count question's words, only the unit counted
+// while others say which of them are counted ("Orders" for "how many new orders are waiting").
+func (qt *queryText) unitOnly(pe *prepared) bool {
+	if qt.unit == "" || !ownsAny(pe, []string{qt.unit}) {
+		return false
+	}
+	for _, w := range qt.words {
+		if w != qt.unit && ownsAny(pe, []string{w}) {
+			return false
+		}
+	}
+	return len(qt.words) > 1
 }
 
 // labelAdds reports whether label l has a description word that its value v lacks in its own
@@ -430,7 +459,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if e.Interactive && !button || e.Editable {
 		return -1
 	}
-	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
+	lt := unnumbered(strings.TrimSpace(firstOf(e.Text, e.Name)))
 	if lt == "" || len([]rune(lt)) > 80 {
 		return -1
 	}
@@ -482,6 +511,18 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// enumeratorRe is a step's or a list entry's number before its words: "3. Started signup".
+var enumeratorRe = regexp.MustCompile(`^\d{1,2}[.)]\s+(\pL)`)
+
+// unnumbered is label text without its enumerator: the step number of "3. Started signup" is
+// no figure, and the words still label the figure beside them.
+func unnumbered(lt string) string {
+	if m := enumeratorRe.FindStringSubmatchIndex(lt); m != nil {
+		return lt[m[2]:]
+	}
+	return lt
 }
 
 // innerValue is value v, or the one element inside it that holds all its words and figures

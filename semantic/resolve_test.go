@@ -1346,3 +1346,100 @@ func TestResolve_WhereWhyQuestions(t *testing.T) {
 		{"why I'm writing in", IntentClick, "", "topic"},
 	})
 }
+
+// TestResolve_CountUnits: in "how many X ..." the plural X is the unit counted, which a page's
+// total says ("Vans 64 vans", "Tickets 212"); the count asked for is the one the other words
+// label: a state the vans are in ("Maintenance 5"), the new tickets' badge.
+func TestResolve_CountUnits(t *testing.T) {
+	runResolveCases(t, "quantities.html", []resolveCase{
+		{"how many vans are in Maintenance?", IntentRead, "", "f-maint"},
+		{"how many vans are in OnRoute", IntentRead, "", "f-onroute"},
+		{"how many new tickets are waiting", IntentRead, "", "new-tickets"},
+		{"how many new tickets are there", IntentRead, "", "new-tickets"},
+		{"how many drivers are on shift", IntentRead, "", "k-drivers"},
+	})
+}
+
+// TestResolve_PlaceCounts: "how many things are in my X" counts whatever is in X, which the
+// page says with a badge on X's link; a link named by its label that shows only an icon and
+// the badge hands the count to the badge.
+func TestResolve_PlaceCounts(t *testing.T) {
+	runResolveCases(t, "quantities.html", []resolveCase{
+		{"how many things are in my parts order", IntentRead, "", "parts-n"},
+		{"how many items are in the inbox?", IntentRead, "", "inbox-n"},
+	})
+}
+
+// TestResolve_ResultCounts: what a search found is its results: "how many hotels did the search
+// find" reads the figure of "87 results"; and on a listing that never says "results", the
+// heading that ends in its count ("Backpacking Tents (24)") answers "how many results".
+func TestResolve_ResultCounts(t *testing.T) {
+	runResolveCases(t, "hotelsearch.html", []resolveCase{
+		{"how many hotels did the search find?", IntentRead, "", "result-n"},
+		{"how many stays did my search return", IntentRead, "", "result-n"},
+	})
+	runResolveCases(t, "tentshop.html", []resolveCase{
+		{"how many results", IntentRead, "", "listing-title"},
+		{"how many results are there?", IntentRead, "", "listing-title"},
+	})
+}
+
+// TestResolve_CountHasFigure: a count is read off an element with a figure; a heading of the
+// people who have access ("People with access") answers no "how many people".
+func TestResolve_CountHasFigure(t *testing.T) {
+	runResolveCases(t, "sharepanel.html", []resolveCase{
+		{"how many people are in the Design Team?", IntentRead, "", "design-members"},
+	})
+}
+
+// TestResolve_NumberedLabels: a funnel step's number ("2. Added to cart") is no figure: the
+// step's words still label the figure under them.
+func TestResolve_NumberedLabels(t *testing.T) {
+	runResolveCases(t, "funnel.html", []resolveCase{
+		{"how many shoppers added to cart", IntentRead, "", "v2"},
+		{"how many shoppers began checkout?", IntentRead, "", "v3"},
+	})
+}
+
+// TestResolve_Sizes: "how big" asks for a size, which a file list writes in data units ("6.2
+// MB" under File size); "how much storage am I using" is the quota line ("am I" says
+// nothing of it).
+func TestResolve_Sizes(t *testing.T) {
+	runResolveCases(t, "drive.html", []resolveCase{
+		{"how big is the Q4 forecast deck?", IntentRead, "", "sz-deck"},
+		{"how much storage am I using?", IntentRead, "", "quota"},
+	})
+}
+
+// TestResolve_CountNotPrice: "how many student tickets" is the stepper's quantity, not the
+// price beside the ticket's name: a price is no count.
+func TestResolve_CountNotPrice(t *testing.T) {
+	runResolveCases(t, "tickets.html", []resolveCase{
+		{"how many student tickets are selected", IntentRead, "", "student-qty"},
+		{"how many child tickets are selected?", IntentRead, "", "child-qty"},
+	})
+}
+
+// TestResolve_ThisNotNav: "this show" is the one the page is about; an entry of the navigation
+// names another ("Show · 212 episodes").
+func TestResolve_ThisNotNav(t *testing.T) {
+	runResolveCases(t, "podcastapp.html", []resolveCase{
+		{"how many episodes are in this show", IntentRead, "", "ep-count"},
+	})
+}
+
+// TestResolve_TimeAhead: "how long until the auction ends" asks for a time to come: the
+// countdown, not a bid's "4 min ago".
+func TestResolve_TimeAhead(t *testing.T) {
+	runResolveCases(t, "auction.html", []resolveCase{
+		{"how long until the auction ends", IntentRead, "", "closes"},
+	})
+}
+
+// TestResolve_ComparedPrice: a price a sentence compares with ("cheaper now than at the gate
+// ($30)") is not what a thing costs.
+func TestResolve_ComparedPrice(t *testing.T) {
+	runResolveCases(t, "parking.html", []resolveCase{
+		{"how much does one spot cost", IntentRead, "", "spot-price"},
+	})
+}

@@ -61,6 +61,8 @@ var measureUnits = map[string]bool{
 	"mph": true, "kph": true, "kmh": true, "km": true, "mi": true, "miles": true, "mile": true, "ft": true,
 	"feet": true, "kg": true, "lb": true, "lbs": true, "oz": true, "ml": true, "cm": true, "mm": true, "in": true,
 	"kn": true, "knots": true, "kmph": true, "kilometers": true, "kilometres": true, "meters": true, "metres": true,
+	// A file's or a disk's size: "184 KB", "12.4 GB" (not "48K", a thousand as often).
+	"kb": true, "mb": true, "gb": true, "tb": true, "bytes": true,
 }
 
 var timeUnits = map[string]bool{

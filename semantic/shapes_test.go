@@ -46,8 +46,8 @@ func TestValueShape_Magnitudes(t *testing.T) {
 		"2m":         shapeTime, // "2m ago"
 		"1h 20m":     shapeTime,
 		"2M events":  0,
-		"5 MB":       0,
-		"1.42M · 5m": shapeTime, // the page's minutes stay minutes
+		"5 MB":       shapeMeasure, // a data size, not 5 millions
+		"1.42M · 5m": shapeTime,    // the page's minutes stay minutes
 	} {
 		for _, named := range []bool{true, false} {
 			if got := newNormTok(raw, named).valueShape(); got != want {
