@@ -2025,24 +2025,18 @@ const possessorPenalty = 0.15
 // singular: the section or list of them ("Claims"), not one of them.
 const collectionPenalty = 0.35
 
-// ownsAny reports whether the element's own fields (attributes included) have any of words.
 // saysAny reports whether the element's name, label or text has one of words: what a reader
 // sees, not its id or class (id="owen-last" on one of Owen's messages, the role asked for, does
 // not make it a line that names him).
-func saysAny(pe *prepared, words []string) bool {
-	for _, w := range words {
-		for _, f := range containedFields {
-			if contains(pe.toks[f], w) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func saysAny(pe *prepared, words []string) bool { return fieldsHaveAny(pe, containedFields, words) }
 
-func ownsAny(pe *prepared, words []string) bool {
+// ownsAny reports whether the element's own fields (attributes included) have any of words.
+func ownsAny(pe *prepared, words []string) bool { return fieldsHaveAny(pe, nameFields, words) }
+
+// fieldsHaveAny reports whether any of the element's fields has one of words.
+func fieldsHaveAny(pe *prepared, fields []int, words []string) bool {
 	for _, w := range words {
-		for _, f := range nameFields {
+		for _, f := range fields {
 			if contains(pe.toks[f], w) {
 				return true
 			}

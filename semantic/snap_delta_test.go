@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,18 +18,6 @@ import (
 func TestSnap_DeltaMatchesWhole(t *testing.T) {
 	ctx := context.Background()
 	p, _ := snapFixture(t, "signup.html")
-	whole := func() *Snapshot {
-		t.Helper()
-		res, err := p.Evaluate(rod.Eval(`(k, f) => window[k][f]()`, windowKey, snapFn))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, s, err := readMessage(res.Value.Str(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
 	for round := 0; round < 24; round++ {
 		if round == 12 {
 			if err := p.Navigate(strings.Replace(p.MustInfo().URL, "signup.html", "table.html", 1)); err != nil {
@@ -52,17 +41,7 @@ func TestSnap_DeltaMatchesWhole(t *testing.T) {
 			t.Fatalf("round %d: no base kept for the page", round)
 		}
 		// Snap's own snapshot is checked again by a second one: the page sends it whole.
-		w := whole()
-		s.Gen, w.Gen = 0, 0
-		s.prep, w.prep = nil, nil
-		if !reflect.DeepEqual(s, w) {
-			for i := range min(len(s.Elements), len(w.Elements)) {
-				if !reflect.DeepEqual(s.Elements[i], w.Elements[i]) {
-					t.Fatalf("round %d: element %d:\n%+v\n%+v", round, i, s.Elements[i], w.Elements[i])
-				}
-			}
-			t.Fatalf("round %d: %d vs %d elements, %q/%q vs %q/%q", round, len(s.Elements), len(w.Elements), s.URL, s.Title, w.URL, w.Title)
-		}
+		sameAsWhole(t, fmt.Sprintf("round %d", round), p, s)
 	}
 }
 
@@ -248,23 +227,31 @@ func TestSnap_PatchMatchesWhole(t *testing.T) {
 		if got := patches() == n+1; got != c.patch {
 			t.Errorf("%s: sent as a patch %v, want %v", c.name, got, c.patch)
 		}
-		res, err := p.Evaluate(rod.Eval(`(k, f) => window[k][f]()`, windowKey, snapFn))
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, w, err := readMessage(res.Value.Str(), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s.Gen, w.Gen = 0, 0
-		s.prep, w.prep, s.prev = nil, nil, nil
-		if !reflect.DeepEqual(s, w) {
-			for i := range min(len(s.Elements), len(w.Elements)) {
-				if !reflect.DeepEqual(s.Elements[i], w.Elements[i]) {
-					t.Fatalf("%s: element %d:\n%+v\n%+v", c.name, i, s.Elements[i], w.Elements[i])
-				}
+		sameAsWhole(t, c.name, p, s)
+	}
+}
+
+// sameAsWhole fails the test unless s (Snap's, taken last) equals what the page says asked
+// for a whole snapshot now. The page then holds no base the caller knows: the next Snap is
+// answered whole.
+func sameAsWhole(t *testing.T, what string, p *rod.Page, s *Snapshot) {
+	t.Helper()
+	res, err := p.Evaluate(rod.Eval(`(k, f) => window[k][f]()`, windowKey, snapFn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, w, err := readMessage(res.Value.Str(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Gen, w.Gen = 0, 0
+	s.prep, w.prep, s.prev = nil, nil, nil
+	if !reflect.DeepEqual(s, w) {
+		for i := range min(len(s.Elements), len(w.Elements)) {
+			if !reflect.DeepEqual(s.Elements[i], w.Elements[i]) {
+				t.Fatalf("%s: element %d:\n%+v\n%+v", what, i, s.Elements[i], w.Elements[i])
 			}
-			t.Fatalf("%s: %d vs %d elements, %q/%q vs %q/%q", c.name, len(s.Elements), len(w.Elements), s.URL, s.Title, w.URL, w.Title)
 		}
+		t.Fatalf("%s: %d vs %d elements, %q/%q vs %q/%q", what, len(s.Elements), len(w.Elements), s.URL, s.Title, w.URL, w.Title)
 	}
 }

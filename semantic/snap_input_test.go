@@ -110,18 +110,10 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 				t.Fatal(err)
 			}
 			formed := func() int { return p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int() }
-			// usualAndFresh takes the usual snapshot and a fresh one in one go.
 			usualAndFresh := func(step string) {
 				t.Helper()
-				res := p.MustEval(`(k, f) => { const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn)
-				usual, fresh := withoutGen(t, res.Arr()[0].Str()), withoutGen(t, res.Arr()[1].Str())
-				if usual != fresh {
-					i := 0
-					for i < len(usual) && i < len(fresh) && usual[i] == fresh[i] {
-						i++
-					}
-					t.Fatalf("%s: the snapshot differs from a fresh one at byte %d:\nusual %q\nfresh %q", step, i, usual[max(0, i-80):min(len(usual), i+80)], fresh[max(0, i-80):min(len(fresh), i+80)])
-				}
+				w := usualAndFreshWire(p)
+				sameWire(t, step, w[0], w[1])
 			}
 			usualAndFresh("first")
 			usualAndFresh("settled")
@@ -181,10 +173,8 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 		snapNow()
 		f := p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int()
 		p.MustElement("#cb").MustClick()
-		res := p.MustEval(`(k, f) => { const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn)
-		if usual, fresh := withoutGen(t, res.Arr()[0].Str()), withoutGen(t, res.Arr()[1].Str()); usual != fresh {
-			t.Errorf("the snapshot after the import loaded differs from a fresh one")
-		}
+		w := usualAndFreshWire(p)
+		sameWire(t, "after the import loaded", w[0], w[1])
 		if p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int() != f {
 			t.Errorf("read form state alone with the imported rule in force")
 		}
@@ -214,13 +204,32 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 			p.MustEval(`(k, f) => window[k][f]()`, windowKey, snapFn)
 			f := p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int()
 			s.act(p)
-			res := p.MustEval(`(k, f) => { const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn)
-			if usual, fresh := withoutGen(t, res.Arr()[0].Str()), withoutGen(t, res.Arr()[1].Str()); usual != fresh {
-				t.Errorf("%s: the snapshot differs from a fresh one", s.name)
-			}
+			w := usualAndFreshWire(p)
+			sameWire(t, s.name, w[0], w[1])
 			if p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int() != f {
 				t.Errorf("%s: read form state alone", s.name)
 			}
 		}
 	})
+}
+
+// usualAndFreshWire takes the usual snapshot of p and a fresh one in one go: their messages.
+func usualAndFreshWire(p *rod.Page) [2]string {
+	res := p.MustEval(`(k, f) => { const s = window[k]; return [s[f](), s[f](0, 0, true)]; }`, windowKey, snapFn)
+	return [2]string{res.Arr()[0].Str(), res.Arr()[1].Str()}
+}
+
+// sameWire fails the test when the usual snapshot's body differs from the fresh one's, showing
+// where.
+func sameWire(t *testing.T, step, usual, fresh string) {
+	t.Helper()
+	u, f := withoutGen(t, usual), withoutGen(t, fresh)
+	if u == f {
+		return
+	}
+	i := 0
+	for i < len(u) && i < len(f) && u[i] == f[i] {
+		i++
+	}
+	t.Fatalf("%s: the snapshot differs from a fresh one at byte %d:\nusual %q\nfresh %q", step, i, u[max(0, i-80):min(len(u), i+80)], f[max(0, i-80):min(len(f), i+80)])
 }

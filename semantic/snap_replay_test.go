@@ -116,14 +116,7 @@ func TestSnap_ReplayMatchesFresh(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
 		}
-		cached, fresh := res.Value.Arr()[0].Str(), res.Value.Arr()[1].Str()
-		if c, f := withoutGen(t, cached), withoutGen(t, fresh); c != f {
-			i := 0
-			for i < len(c) && i < len(f) && c[i] == f[i] {
-				i++
-			}
-			t.Fatalf("%s: the snapshot differs from a fresh one at byte %d:\nusual %q\nfresh %q", step, i, c[max(0, i-80):min(len(c), i+80)], f[max(0, i-80):min(len(f), i+80)])
-		}
+		sameWire(t, step, res.Value.Arr()[0].Str(), res.Value.Arr()[1].Str())
 	}
 	nothing := `() => {}`
 	check("first", nothing)
