@@ -170,6 +170,9 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 	return nil, nil, fmt.Errorf("%w: unknown message kind %q", errWire, msg[0])
 }
 
+// tenths is v (a box coordinate, in tenths of a pixel on the wire) moved by d tenths.
+func tenths(v float64, d int) float64 { return float64(int(math.Round(v*10))+d) / 10 }
+
 // applyPatches reads a patch (see patchRows in snapshot.js) to old from r, which must end with
 // it: the snapshot old was with some elements' state (bits, box, text, value, class) changed.
 // When nothing changed, old's elements and the ranker's work on them are shared.
@@ -207,7 +210,6 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 			return nil, fmt.Errorf("%w: a patch to element %d of %d", errWire, i, len(s.Elements))
 		}
 		e := &s.Elements[i]
-		tenths := func(v float64, d int) float64 { return float64(int(math.Round(v*10))+d) / 10 }
 		e.Box = Box{X: tenths(e.Box.X, dx), Y: tenths(e.Box.Y, dy), W: tenths(e.Box.W, dw), H: tenths(e.Box.H, dh)}
 		e.Visible = bits&wHidden == 0
 		e.Enabled = bits&wDisabled == 0

@@ -748,8 +748,10 @@ function (KEY) {
   // emit writes an element's row: r holds what the DOM decides (see visit), the rest is the
   // element's box, visibility, form state and value now. Table entries are numbered in the order
   // they are written: it writes strictly in wire order.
-  // rowBits is a row's element bits for the state read (see emit).
-  function rowBits(r, rw, rh, vis, disabled, on, value, t) {
+  // rowState puts a row's element bits and box in tenths of a pixel, for the state read, in
+  // sb, sx, sy, sw, sh (no object per row: emit runs for every element of every snapshot).
+  let sb = 0, sx = 0, sy = 0, sw = 0, sh = 0;
+  function rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
     let bits = r.sbits;
     if (!(rw > 0 && rh > 0 && vis)) bits |= 64;
     if (disabled) bits |= 128;
@@ -758,14 +760,24 @@ function (KEY) {
     if (t && t !== r.name) bits |= 8;
     else if (t) bits |= 2;
     if (value) bits |= 32768;
-    return bits;
+    sb = bits; sx = Math.round((rx + r.ox) * 10); sy = Math.round((ry + r.oy) * 10); sw = Math.round(rw * 10); sh = Math.round(rh * 10);
   }
-  // emit writes a row (an element) with the state read; the row keeps what was sent of it, the
+  // keepSent records on a row what was sent of it (rowState's, the text and the value): the
   // base of a patch (see patchRows).
+  function keepSent(r, value, t) {
+    r.eb = sb; r.ex = sx; r.ey = sy; r.ew = sw; r.eh = sh; r.et = t; r.ev = value; r.ec = r.cls;
+  }
+  // fromValues calls f with a row's state as the values V (what recV logs) say, as emit takes it.
+  function fromValues(r, V, f) {
+    const j = r.vr, t = r.vs >= 0 ? V[r.vs] : r.t;
+    const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
+    f(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
+  }
+  // emit writes a row (an element) with the state read, and keeps what it sent.
   function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
-    const bits = rowBits(r, rw, rh, vis, disabled, on, value, t), name = r.name;
-    const x = Math.round((rx + r.ox) * 10), y = Math.round((ry + r.oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
-    r.eb = bits; r.ex = x; r.ey = y; r.ew = w; r.eh = h; r.et = t; r.ev = value; r.ec = r.cls;
+    rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t);
+    keepSent(r, value, t);
+    const bits = sb, name = r.name, x = sx, y = sy, w = sw, h = sh;
     let o = u(bits) + r.head + z(x - px) + z(y - py) + z(w - pw) + z(h - ph) + txt(name);
     px = x; py = y; pw = w; ph = h;
     if (bits & 8) o += txt(t);
@@ -1331,10 +1343,7 @@ function (KEY) {
       if (renamed) { tokens = new Map(); nTokens = 0; described = []; }
       for (const r of R) {
         if (renamed) retok(r);
-        const j = r.vr;
-        const t = r.vs >= 0 ? V[r.vs] : r.t;
-        const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
-        emit(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
+        fromValues(r, V, emit);
       }
       return u(R.length) + out;
     } finally {
@@ -1349,24 +1358,20 @@ function (KEY) {
   // (1, 2, 4) and those strings. Neither the page nor the caller writes the body again.
   function patchRows(V) {
     const R = lastRows;
-    let o = '', n = 0, last = -1, pdx = 0, pdy = 0, pdw = 0, pdh = 0;
-    for (let i = 0; i < R.length; i++) {
-      const r = R[i], j = r.vr;
-      const t = r.vs >= 0 ? V[r.vs] : r.t;
-      const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
-      const rw = V[j + 2], rh = V[j + 3];
-      const bits = rowBits(r, rw, rh, r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
-      const x = Math.round((V[j] + r.ox) * 10), y = Math.round((V[j + 1] + r.oy) * 10), w = Math.round(rw * 10), h = Math.round(rh * 10);
+    let o = '', n = 0, i = 0, last = -1, pdx = 0, pdy = 0, pdw = 0, pdh = 0;
+    const patch = (r, rx, ry, rw, rh, vis, disabled, on, value, t) => {
+      rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t);
       const what = (t !== r.et ? 1 : 0) | (value !== r.ev ? 2 : 0) | (r.cls !== r.ec ? 4 : 0);
-      if (!what && bits === r.eb && x === r.ex && y === r.ey && w === r.ew && h === r.eh) continue;
-      const dx = x - r.ex, dy = y - r.ey, dw = w - r.ew, dh = h - r.eh;
-      o += u(i - last - 1) + u(bits) + z(dx - pdx) + z(dy - pdy) + z(dw - pdw) + z(dh - pdh) + u(what);
+      if (!what && sb === r.eb && sx === r.ex && sy === r.ey && sw === r.ew && sh === r.eh) return;
+      const dx = sx - r.ex, dy = sy - r.ey, dw = sw - r.ew, dh = sh - r.eh;
+      o += u(i - last - 1) + u(sb) + z(dx - pdx) + z(dy - pdy) + z(dw - pdw) + z(dh - pdh) + u(what);
       if (what & 1) o += str(t || '');
       if (what & 2) o += str(value || '');
       if (what & 4) o += str(r.cls || '');
       pdx = dx; pdy = dy; pdw = dw; pdh = dh; last = i; n++;
-      r.eb = bits; r.ex = x; r.ey = y; r.ew = w; r.eh = h; r.et = t; r.ev = value; r.ec = r.cls;
-    }
+      keepSent(r, value, t);
+    };
+    for (; i < R.length; i++) fromValues(R[i], V, patch);
     return u(n) + o;
   }
   // rekind decides again, as walkChildren does, which of node's children are repeated items and
