@@ -987,6 +987,17 @@ func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strange
 	if len(meets) == 0 {
 		return
 	}
+	// A cell that holds a control is looked up for it: "set the category of the grocery
+	// shopping" is the Category select in that row, not the cell around it.
+	for k, i := range meets {
+		c := all[i].Element.ID
+		for j := range all {
+			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) {
+				meets[k] = j
+				break
+			}
+		}
+	}
 	isMeet := map[int]bool{}
 	for _, i := range meets {
 		isMeet[i] = true
@@ -994,14 +1005,6 @@ func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strange
 	reading := intent == IntentRead || intent == IntentAny
 	for _, i := range meets {
 		c := all[i].Element.ID
-		// A cell that holds a control is looked up for it: "set the category of the grocery
-		// shopping" is the Category select in that row, not the cell around it.
-		for j := range all {
-			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) {
-				isMeet[j], i = true, j
-				break
-			}
-		}
 		sc := all[i].Score
 		for j := range all {
 			if isMeet[j] {
