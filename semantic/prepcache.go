@@ -292,7 +292,11 @@ func isAlt(alts []string, b string) bool {
 func carriedPrep(s *Snapshot) []prepared {
 	prev := s.prev
 	s.prev = nil
-	if prev == nil || prev.prep == nil || !prev.prep.ready.Load() || len(prev.Elements) != len(s.Elements) || !slices.Equal(prev.Containers, s.Containers) {
+	if prev == nil || prev.prep == nil || !prev.prep.ready.Load() || len(prev.Elements) != len(s.Elements) {
+		return nil
+	}
+	kinds, ok := sameContainers(prev.Containers, s.Containers)
+	if !ok {
 		return nil
 	}
 	old := prev.prep.ps
@@ -301,7 +305,7 @@ func carriedPrep(s *Snapshot) []prepared {
 	}
 	// Grid headers depend on boxes, visibility and item kinds (a selected card's class), items
 	// on kinds.
-	regrid, kinds := false, false
+	regrid := false
 	var own []int // elements whose own fields changed
 	for i := range s.Elements {
 		a, b := &prev.Elements[i], &s.Elements[i]
@@ -343,6 +347,21 @@ func carriedPrep(s *Snapshot) []prepared {
 		s.prep.upOnce.Do(func() { s.prep.items = itemMaps(prev) })
 	}
 	return ps
+}
+
+// sameContainers tells whether a and b are the same containers (ok), and whether any of their
+// kinds changed.
+func sameContainers(a, b []Container) (kinds, ok bool) {
+	if len(a) != len(b) {
+		return false, false
+	}
+	for i := range a {
+		if a[i].Item != b[i].Item || a[i].Up != b[i].Up {
+			return false, false
+		}
+		kinds = kinds || a[i].Kind != b[i].Kind
+	}
+	return kinds, true
 }
 
 // How two elements in the same place of two snapshots differ for preparing.

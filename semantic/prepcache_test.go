@@ -182,7 +182,7 @@ func TestCarriedPrep_MatchesFresh(t *testing.T) {
 			for _, i := range picks {
 				els := slices.Clone(s0.Elements)
 				changeField(reflect.ValueOf(&els[i]).Elem().Field(f))
-				checkCarried(t, s0, els, name+" "+field, carried, field)
+				checkCarried(t, s0, els, s0.Containers, name+" "+field, carried, field)
 			}
 		}
 		// A scroll: every box moves.
@@ -190,12 +190,18 @@ func TestCarriedPrep_MatchesFresh(t *testing.T) {
 		for i := range els {
 			els[i].Box.Y -= 300
 		}
-		checkCarried(t, s0, els, name+" scrolled", carried, "scroll")
+		checkCarried(t, s0, els, s0.Containers, name+" scrolled", carried, "scroll")
+		// A container's kind (a card of blocks selected by a class).
+		for i := range s0.Containers {
+			cs := slices.Clone(s0.Containers)
+			cs[i].Kind += ".selected"
+			checkCarried(t, s0, s0.Elements, cs, name+" container kind", carried, "Container.Kind")
+		}
 	}
 	if leads == 0 || grids == 0 {
 		t.Fatalf("the pages have %d leads and %d grid columns: the test needs both", leads, grids)
 	}
-	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "ItemKind", "scroll"} {
+	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "ItemKind", "scroll", "Container.Kind"} {
 		if carried[f] == 0 {
 			t.Errorf("a change of %s is never carried over", f)
 		}
@@ -224,16 +230,17 @@ func changeField(v reflect.Value) {
 	}
 }
 
-// checkCarried prepares a snapshot of els after s0 (prepared) both ways and compares them.
-func checkCarried(t *testing.T, s0 *Snapshot, els []Element, what string, carried map[string]int, field string) {
+// checkCarried prepares a snapshot of els and containers cs after s0 (prepared) both ways and
+// compares them.
+func checkCarried(t *testing.T, s0 *Snapshot, els []Element, cs []Container, what string, carried map[string]int, field string) {
 	t.Helper()
-	s1 := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: els, Containers: s0.Containers, prep: &prepCache{}, prev: s0}
+	s1 := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: els, Containers: cs, prep: &prepCache{}, prev: s0}
 	got := carriedPrep(s1)
 	if got == nil {
 		return
 	}
 	carried[field]++
-	fresh := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: els, Containers: s0.Containers}
+	fresh := &Snapshot{URL: s0.URL, Title: s0.Title, Elements: els, Containers: cs}
 	want := prepareNow(fresh)
 	for i := range want {
 		g, w := got[i], want[i]

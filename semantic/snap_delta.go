@@ -94,13 +94,13 @@ func (c *baseCache) put(key string, b *snapBase) {
 // errNoBase: the page sent a difference from a snapshot the caller does not hold.
 var errNoBase = errors.New("difference from an unknown snapshot")
 
-// readMessage decodes the page's answer to snapW6 (see snapshot.js):
+// readMessage decodes the page's answer to snapW7 (see snapshot.js):
 //
 //	"F" doc (string) gen body: a whole snapshot of document doc.
 //	"D" gen p s rest: the body is the first p and the last s UTF-16 code units of base's body
 //	   with rest in between.
-//	"P" gen url title n patches: base's snapshot with n elements' state changed (see
-//	   applyPatches); base's body stays the body of the next difference.
+//	"P" gen url title n patches k kinds: base's snapshot with n elements' state and k items'
+//	   kinds changed (see applyPatches); base's body stays the body of the next difference.
 //
 // It returns the snapshot and the base it makes for the next one.
 func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
@@ -174,7 +174,8 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 func tenths(v float64, d int) float64 { return float64(int(math.Round(v*10))+d) / 10 }
 
 // applyPatches reads a patch (see patchRows in snapshot.js) to old from r, which must end with
-// it: the snapshot old was with some elements' state (bits, box, text, value, class) changed.
+// it: the snapshot old was with some elements' state (bits, box, text, value, class) changed,
+// and some items' kinds (a class change that made a selected card's kind "li.selected@3").
 // When nothing changed, old's elements and the ranker's work on them are shared.
 func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 	url, title := r.str(), r.str()
@@ -185,14 +186,10 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 	if n > len(old.Elements) {
 		return nil, fmt.Errorf("%w: %d patches to %d elements", errWire, n, len(old.Elements))
 	}
-	if n == 0 {
-		if r.i != len(r.s) {
-			r.fail("end")
-			return nil, r.err
-		}
-		return &Snapshot{Gen: gen, URL: url, Title: title, Elements: old.Elements, Containers: old.Containers, prep: old.prep}, nil
+	s := &Snapshot{Gen: gen, URL: url, Title: title, Elements: old.Elements, Containers: old.Containers, prep: old.prep}
+	if n > 0 {
+		s.Elements, s.prep = slices.Clone(old.Elements), &prepCache{}
 	}
-	s := &Snapshot{Gen: gen, URL: url, Title: title, Elements: slices.Clone(old.Elements), Containers: old.Containers, prep: &prepCache{}}
 	i := -1
 	var dx, dy, dw, dh int
 	for range n {
@@ -233,16 +230,65 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 			e.Class = r.str()
 		}
 	}
+	if err := rekindItems(r, old, s); err != nil {
+		return nil, err
+	}
 	if r.err == nil && r.i != len(r.s) {
 		r.fail("end")
 	}
 	if r.err != nil {
 		return nil, r.err
 	}
-	if c := old.prep; c != nil && c.ready.Load() {
-		s.prev = old // prepared, so with no prev of its own: one link at most
+	if s.prep != old.prep {
+		if c := old.prep; c != nil && c.ready.Load() {
+			s.prev = old // prepared, so with no prev of its own: one link at most
+		}
 	}
 	return s, nil
+}
+
+// rekindItems reads the end of a patch from r, the items whose kind changed (a count, then each
+// item's number and kind), and gives s's elements and containers of those items their new kind.
+// s's elements are cloned from old's, and its preparation started anew, unless the patch's rows
+// did that already.
+func rekindItems(r *wireReader, old, s *Snapshot) error {
+	k := r.num()
+	if r.err != nil || k == 0 {
+		return r.err
+	}
+	if k > len(old.Elements)+len(old.Containers) {
+		return fmt.Errorf("%w: %d item kinds for %d elements", errWire, k, len(old.Elements))
+	}
+	kinds := make(map[int]string, k)
+	for range k {
+		item, kind := r.num(), r.str()
+		if r.err != nil {
+			return r.err
+		}
+		if item <= 0 {
+			return fmt.Errorf("%w: a kind for item %d", errWire, item)
+		}
+		kinds[item] = kind
+	}
+	if s.prep == old.prep {
+		s.Elements, s.prep = slices.Clone(old.Elements), &prepCache{}
+	}
+	for i := range s.Elements {
+		if kind, ok := kinds[s.Elements[i].Item]; ok {
+			s.Elements[i].ItemKind = kind
+		}
+	}
+	cs := s.Containers
+	for i, c := range cs {
+		if kind, ok := kinds[c.Item]; ok && kind != c.Kind {
+			if &cs[0] == &old.Containers[0] {
+				cs = slices.Clone(cs)
+			}
+			cs[i].Kind = kind
+		}
+	}
+	s.Containers = cs
+	return nil
 }
 
 // docID reports whether doc looks like a page-side document id (base64url, short), which Snap

@@ -74,7 +74,7 @@ func TestReadMessage_Malformed(t *testing.T) {
 	}
 	// A patch: element 0 checked (bits 512), 1.5 px lower, its value "v". Nothing changed: the
 	// elements are shared. A difference of nothing after a patch is the body's, not the patch's.
-	patch := "P" + "E" + "Bu" + "A" + "B" + "A" + wireNum(512) + "A" + "e" + "A" + "A" + "C" + "Bv"
+	patch := "P" + "E" + "Bu" + "A" + "B" + "A" + wireNum(512) + "A" + "e" + "A" + "A" + "C" + "Bv" + "A"
 	b4, s4, err := readMessage(patch, b)
 	if err != nil || !s4.Elements[0].Checked || s4.Elements[0].Box.Y != s.Elements[0].Box.Y+1.5 || s4.Elements[0].Value != "v" || s4.Elements[0].Name != "n" || !b4.patched || b4.body != b.body {
 		t.Fatalf("a patch: %v %+v", err, s4)
@@ -82,7 +82,7 @@ func TestReadMessage_Malformed(t *testing.T) {
 	if s.Elements[0].Checked || s.Elements[0].Value != "" {
 		t.Fatalf("a patch changed the snapshot it patched: %+v", s.Elements[0])
 	}
-	if _, s5, err := readMessage("P"+"F"+"Bu"+"A"+"A", b4); err != nil || &s5.Elements[0] != &s4.Elements[0] {
+	if _, s5, err := readMessage("P"+"F"+"Bu"+"A"+"A"+"A", b4); err != nil || &s5.Elements[0] != &s4.Elements[0] {
 		t.Fatalf("an empty patch: %v %+v", err, s5)
 	}
 	if _, s6, err := readMessage("D"+"G"+wireNum(len(body))+"A", b4); err != nil || s6.Elements[0].Checked || &s6.Elements[0] == &s4.Elements[0] {
@@ -91,7 +91,13 @@ func TestReadMessage_Malformed(t *testing.T) {
 	if _, _, err := readMessage(patch, nil); err != errNoBase {
 		t.Errorf("a patch without a base: %v", err)
 	}
-	for _, m := range []string{"P", "PE", "PEBu", "PEBuA", "PE" + "Bu" + "A" + "C", "PE" + "Bu" + "A" + "B" + "B" + "A" + "AAAA" + "A", patch + "A", "PE" + "Bu" + "A" + "B" + "A" + "A" + "AAAA" + "H"} {
+	// A kind for item 1 ("li.x@1"): no element of the body is in an item, so none changes, but
+	// the snapshot is a new one.
+	if _, s7, err := readMessage("P"+"H"+"Bu"+"A"+"A"+"B"+"B"+"Gli.x@1", b4); err != nil || &s7.Elements[0] == &s4.Elements[0] || s7.Elements[0] != s4.Elements[0] {
+		t.Fatalf("a kind changed: %v %+v", err, s7)
+	}
+	for _, m := range []string{"P", "PE", "PEBu", "PEBuA", "PEBuAA", "PE" + "Bu" + "A" + "C", "PE" + "Bu" + "A" + "B" + "B" + "A" + "AAAA" + "A", patch + "A",
+		"PE" + "Bu" + "A" + "B" + "A" + "A" + "AAAA" + "H" + "A", "PE" + "Bu" + "A" + "A" + "B" + "A" + "Bx", "PE" + "Bu" + "A" + "A" + "D" + "B" + "Bx" + "C" + "By", "PE" + "Bu" + "A" + "A" + "B" + "B"} {
 		if _, _, err := readMessage(m, b); err == nil {
 			t.Errorf("%q: no error", m)
 		}
@@ -209,7 +215,9 @@ func TestSnap_PatchMatchesWhole(t *testing.T) {
 		{"scroll the window back", `() => window.scrollTo(0, 0)`, true},
 		{"scroll an inner box", `() => { document.getElementById('box').scrollTop = 45; }`, true},
 		{"a value and a class", `() => { document.querySelector('#card2 a').className = 'go now'; document.getElementById('ta').value = 'Notes'; }`, true},
-		{"an item's kind changes", `() => { document.getElementById('li2').className = 'zz'; }`, false},
+		{"an item's kind changes", `() => { document.getElementById('li2').className = 'zz'; }`, true},
+		{"a container's kind changes", `() => { document.getElementById('k2').className = 'picked'; }`, true},
+		{"and back", `() => { document.getElementById('k2').className = 'k'; }`, true},
 		{"a node added", `() => { const b = document.createElement('button'); b.textContent = 'Added'; document.body.prepend(b); }`, false},
 		{"the value again after a walk", `() => { document.getElementById('name').value = 'Grace'; }`, true},
 	} {

@@ -65,6 +65,7 @@ x-late:not(:defined) { visibility: hidden }
 <ul><li class=c id=lic style="display: contents"><a href="/c">Contents link</a></li><li class=c>Other item</li></ul>
 <table><tr class=r id=tr1><td>Cell one</td><td><button>Edit</button></td></tr><tr class=r id=tr2><td>Cell two</td><td><button>Edit</button></td></tr></table>
 <div id=grid><div class=g id=g1>Grid one <a href="/g1">Go</a></div><div class=g id=g2>Grid two</div><div class=g id=g3>Grid three</div><div class=g id=g4>Grid four</div><div id=plain>Plain</div></div>
+<div id=cards><div class=k id=k1><div><b>Kard 1</b></div><div><button>Pick 1</button></div></div><div class=k id=k2><div><b>Kard 2</b></div><div><button>Pick 2</button></div></div><div class=k><div><b>Kard 3</b></div><div><button>Pick 3</button></div></div><div class=picked><div><b>Kard 4</b></div><div><button>Pick 4</button></div></div><div class=picked><div><b>Kard 5</b></div><div><button>Pick 5</button></div></div></div>
 <div style="height: 4000px"><h2>Far</h2></div>
 <img src=pic.png loading=lazy alt="Lazy picture">
 <p>After the image</p>

@@ -13,7 +13,7 @@
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
 // page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
-// snapW6(doc, gen) takes a snapshot: see the message below. snapW6(0, 0, true) derives
+// snapW7(doc, gen) takes a snapshot: see the message below. snapW7(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -30,12 +30,12 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW6(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW7(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
 //            UTF-16 code units, never splitting a surrogate pair), then the rest of the body; or,
 //            when the page's elements are those of the last message's, "P", gen, url, title,
-//            then the rows whose state changed (see patchRows).
+//            then the rows whose state changed and the items whose kind changed (see patchRows).
 //   element: bits, tag, role, parent (the element's index minus its parent's, 0 for none), shape,
 //            selector (the length shared with the previous element's compact selector, then the
 //            rest as a string), box (x, y, w, h in tenths of a pixel, each a signed difference
@@ -56,8 +56,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW6) store.snapW6 = install(store);
-  return store.snapW6();
+  if (!store.snapW7) store.snapW7 = install(store);
+  return store.snapW7();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -1018,6 +1018,9 @@ function (KEY) {
   let recEl = [], recK = [], recV = [], recOK = false, newV = null;
   let lastEls = null, lastRows = null, lastRest = '', lastModal = null;
   let lastItemOf = null, lastItemSigs = null, lastItemUps = null, lastItemGroups = null;
+  // rekinded lists the items whose kind reclass changed (see rekind), for the patch that says so;
+  // retokDue is set when a patch said so, so the next body written numbers its tokens again.
+  let rekinded = [], retokDue = false;
   // rangeText is a progress bar's or meter's value as a share of its range ("40%"): its value
   // property changes without a mutation, so replay reads it again (see remeasure).
   function rangeText(el) {
@@ -1306,12 +1309,13 @@ function (KEY) {
 
   // reclass takes what the last walk's rows need before they are written again with the values V
   // (what recV logs, read anew): -1 when a name depends on a value that changed or the repeated
-  // items are not those the walk found (a walk is needed), 1 when an item's kind changed (its
-  // tokens are numbered again: the whole body is written), else 0.
+  // items are not those the walk found (a walk is needed), 1 when an item's kind changed (listed
+  // in rekinded: a patch says so, a body numbers its tokens again), else 0.
   function reclass(V) {
     const V0 = recV, R = lastRows;
     for (const r of R) if (r.nameDyn && V[r.vx] !== V0[r.vx]) return -1;
     let renamed = false;
+    rekinded = [];
     if (classed.size) {
       const checked = new Set();
       const at = new Map(lastEls.map((e, i) => [e, i])); // one pass, not an indexOf per change
@@ -1339,6 +1343,8 @@ function (KEY) {
   function reencode(V, renamed) {
     const R = lastRows;
     texts = new Map(); nTexts = 0; out = ''; px = py = pw = ph = 0;
+    renamed = renamed || retokDue;
+    retokDue = false;
     try {
       if (renamed) { tokens = new Map(); nTokens = 0; described = []; }
       for (const r of R) {
@@ -1355,8 +1361,10 @@ function (KEY) {
   // changed, then for each the number of rows skipped before it, its bits, the change of its
   // box (each of x, y, w, h less the change of the row patched before it: a scroll that moves
   // every box alike costs a few characters a row), what of its text, value and class changed
-  // (1, 2, 4) and those strings. Neither the page nor the caller writes the body again.
-  function patchRows(V) {
+  // (1, 2, 4) and those strings; then the count of items whose kind changed (see rekind) and for
+  // each its number and new kind (a string). Neither the page nor the caller writes the body
+  // again.
+  function patchRows(V, kinds) {
     const R = lastRows;
     let o = '', n = 0, i = 0, last = -1, pdx = 0, pdy = 0, pdw = 0, pdh = 0;
     const patch = (r, rx, ry, rw, rh, vis, disabled, on, value, t) => {
@@ -1372,7 +1380,10 @@ function (KEY) {
       keepSent(r, value, t);
     };
     for (; i < R.length; i++) fromValues(R[i], V, patch);
-    return u(n) + o;
+    o = u(n) + o + u(kinds.length);
+    for (const it of kinds) o += u(it) + str(lastItemSigs[it]);
+    if (kinds.length) retokDue = true;
+    return o;
   }
   // rekind decides again, as walkChildren does, which of node's children are repeated items and
   // of what kind, now that classes changed: -1 when they are not the items the last walk found
@@ -1391,7 +1402,7 @@ function (KEY) {
       if (is !== (it !== undefined)) return -1;
       if (!is) continue;
       const kind = itemKind(infoOf(tag).lower, sg, lastItemGroups[it]);
-      if (kind !== lastItemSigs[it]) { lastItemSigs[it] = kind; renamed = 1; }
+      if (kind !== lastItemSigs[it]) { lastItemSigs[it] = kind; rekinded.push(it); renamed = 1; }
     }
     return renamed;
   }
@@ -1451,7 +1462,7 @@ function (KEY) {
       const rc = k === 2 ? -1 : unchanged ? 0 : reclass(V);
       if (rc >= 0) {
         let rest = null, patch = null;
-        if (held && rc === 0) patch = patchRows(V);
+        if (held) patch = patchRows(V, rc === 1 ? rekinded : []);
         else rest = unchanged && lastRest !== null ? lastRest : reencode(V, rc === 1);
         if (nv) recV = nv;
         settleVals = sig;
@@ -1514,7 +1525,7 @@ function (KEY) {
   // The caller that holds the last snapshot sent holds the body last sent whole or as a
   // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
-  return function snapW6(haveDoc, haveGen, fresh) {
+  return function snapW7(haveDoc, haveGen, fresh) {
     const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
     const body = snap(!!fresh, held);
     const gen = store.gen;
