@@ -520,6 +520,9 @@ function (KEY) {
   // classed holds the elements whose class changed since the last walk when nothing else did
   // (see invalidate).
   const classed = new Set();
+  // restyled holds the elements whose attributes changed since the last snapshot when nothing
+  // else did (null: too many to follow), for the restyle's scope (see restyleScope).
+  let restyled = new Set();
   function watch(root) {
     if (watched.has(root)) return;
     watched.add(root);
@@ -566,6 +569,10 @@ function (KEY) {
       }
       if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) {
         const an = r.attributeName;
+        if (restyled !== null) {
+          if (restyled.size < 64) restyled.add(r.target);
+          else restyled = null;
+        }
         if (an === 'class' && r.attributeNamespace === null) {
           if (classed.size < 64) classed.add(r.target);
           else dirty = true;
@@ -1099,10 +1106,12 @@ function (KEY) {
   //    with one running is never settled), and scrolling, which moves boxes with no other sign: the
   //    window's offsets, and the box of one element per innermost parent of measured elements
   //    (a scroller moves all of its content, so some innermost parent's first element with it).
-  // When only scrolling moved the page (nothing restyled it), the boxes alone are read again.
+  // When only scrolling moved the page (nothing restyled it), the boxes alone are read again;
+  // after attribute changes alone, the boxes and the style of what they may restyle (see
+  // restyleScope).
   // What escapes: a style rule edited in place (sheet.cssRules[i].style.x = ...), a custom state
   // (:state()), a scroller whose first element per parent is sticky (docs/targets.md).
-  let recJ = null, lightRecs = null, boxRecs = null, settleVals = null;
+  let recJ = null, lightRecs = null, boxRecs = null, styleRecs = null, settleVals = null, lastSig = null;
   let walkDocs = [], walkRoots = [], lateTags = [], lateSeen = null, inputs = 0, loads = 0;
   const bump = () => { inputs++; }, bumpLoad = () => { loads++; };
   // User input restyles a page only through its style rules' state pseudo-classes (see
@@ -1167,8 +1176,12 @@ function (KEY) {
     lightRecs = only;
     // After a scroll alone (style unchanged), every box but no style is read again.
     const boxes = [];
-    for (let i = 0; i < n; i++) if (K[i] < 2 || K[i] > 6 && K[i] !== 10) boxes.push(i);
+    // After attribute changes, every box and the style of what they may restyle (see
+    // restyleScope).
+    const styles = [];
+    for (let i = 0; i < n; i++) (K[i] < 2 || K[i] > 6 && K[i] !== 10 ? boxes : styles).push(i);
     boxRecs = boxes;
+    styleRecs = styles;
   }
   // Style rules that follow user input: a selector with a state pseudo-class (:hover, :focus,
   // :checked, :placeholder-shown...) that sets anything but paint (colours, backgrounds,
@@ -1177,8 +1190,7 @@ function (KEY) {
   // input, only the form state itself is read again (measureAgain).
   const STATE_PSEUDO = /:(hover|active|focus|focus-within|focus-visible|checked|indeterminate|placeholder-shown|valid|invalid|user-valid|user-invalid|in-range|out-of-range|autofill|-webkit-autofill|blank|open)(?![\w-])/;
   const PAINT_ONLY = /^(color|background(-.*)?|outline(-.*)?|box-shadow|text-shadow|text-decoration(-.*)?|text-underline-.*|border(-[a-z]+)*-color|caret-color|accent-color|fill(-.*)?|stroke(-.*)?|transition(-.*)?)$/;
-  // sheetStill: sheet -> [rule count, its own rules still, its @import rules]. An imported
-  // sheet that loads later changes no count of the sheet importing it: it is looked at anew.
+  // sheetStill: sheet -> what sheetOK keeps of stillRules.
   const sheetStill = new WeakMap();
   function stillRules(rules, imports) {
     for (const r of rules) {
@@ -1194,27 +1206,82 @@ function (KEY) {
     }
     return true;
   }
-  function stillSheet(sh) {
+  function stillStyle() { return sheetsOK(sheetStill, stillRules); }
+  // Rules that restyle beyond an element's parent's subtree when the element's attributes
+  // change: a selector with :has() (a class on a child restyles its parent, or the whole page
+  // through body:has(...)), and container queries (a class that resizes a box resizes
+  // containers anywhere, and restyles what is in them). On a page with none of them, an
+  // attribute restyles only what descendant, child and sibling combinators (and :nth-child(of
+  // S)) reach from the element: its parent's subtree (see restyleScope).
+  const sheetScoped = new WeakMap();
+  function scopedRules(rules, imports) {
+    for (const r of rules) {
+      if (r.type === 3) { imports.push(r); continue; }
+      if (r.selectorText && r.selectorText.includes(':has(') || r.containerQuery !== undefined) return false;
+      if (r.start !== undefined && (String(r.start) + String(r.end)).includes(':has(')) return false; // @scope
+      if (r.cssRules && r.cssRules.length && !scopedRules(r.cssRules, imports)) return false;
+    }
+    return true;
+  }
+  function scopedStyle() { return sheetsOK(sheetScoped, scopedRules); }
+  // sheetOK tells whether rulesOK holds of the rules of sheet sh and of the sheets it imports,
+  // cached in cache as [rule count, rulesOK of its own rules, its @import rules]: an imported
+  // sheet that loads later changes no count of the sheet importing it, so it is looked at anew.
+  function sheetOK(sh, cache, rulesOK) {
     let rules;
     try { rules = sh.cssRules; } catch (e) { return false; } // cross-origin: unknown
     const n = rules.length;
-    let c = sheetStill.get(sh);
+    let c = cache.get(sh);
     if (!c || c[0] !== n) {
       const imports = [];
-      c = [n, stillRules(rules, imports), imports];
-      sheetStill.set(sh, c);
+      c = [n, rulesOK(rules, imports), imports];
+      cache.set(sh, c);
     }
     if (!c[1]) return false;
-    for (const r of c[2]) if (r.styleSheet && !stillSheet(r.styleSheet)) return false;
+    for (const r of c[2]) if (r.styleSheet && !sheetOK(r.styleSheet, cache, rulesOK)) return false;
     return true;
   }
-  function stillStyle() {
+  // sheetsOK tells whether rulesOK holds of every sheet of the walked documents and shadow roots.
+  function sheetsOK(cache, rulesOK) {
     const roots = walkDocs.concat(walkRoots);
     for (const root of roots) {
-      for (const sh of root.styleSheets) if (!sh.disabled && !stillSheet(sh)) return false;
-      if (root.adoptedStyleSheets) for (const sh of root.adoptedStyleSheets) if (!sh.disabled && !stillSheet(sh)) return false;
+      for (const sh of root.styleSheets) if (!sh.disabled && !sheetOK(sh, cache, rulesOK)) return false;
+      if (root.adoptedStyleSheets) for (const sh of root.adoptedStyleSheets) if (!sh.disabled && !sheetOK(sh, cache, rulesOK)) return false;
     }
     return true;
+  }
+  // restyleScope is, after changes of attributes alone (restyled), the reads of style
+  // (visibility, display, cursor, disabled) of the elements they may restyle: those under the
+  // changed elements' parents, shadow trees included (inheritance enters them). null when that
+  // is not known: too many changes; or since the last snapshot, something that restyles
+  // anything (a sheet, the viewport, a load: signals), or user input on a page whose style
+  // follows it; or the page's rules reach further (scopedStyle).
+  function restyleScope(sig) {
+    if (restyled === null || !restyled.size || lastSig === null || sig === null || !same(sig[0], lastSig[0])) return null;
+    if (!same(sig[2], lastSig[2]) && !stillStyle() || !scopedStyle()) return null;
+    const tops = new Set();
+    for (const t of restyled) {
+      const p = up(t);
+      if (!p) return null;
+      tops.add(p);
+    }
+    // Whether a node is under one of tops, remembered for every node on the way up.
+    const memo = new Map(), path = [];
+    const under = n => {
+      let r = false;
+      for (let a = n; a; a = up(a)) {
+        if (tops.has(a)) { r = true; break; }
+        const m = memo.get(a);
+        if (m !== undefined) { r = m; break; }
+        path.push(a);
+      }
+      for (const a of path) memo.set(a, r);
+      path.length = 0;
+      return r;
+    };
+    const E = recEl, only = [];
+    for (const i of styleRecs) if (under(E[i])) only.push(i);
+    return only;
   }
   function sheetsOf(root, s) {
     const L = root.styleSheets;
@@ -1302,6 +1369,21 @@ function (KEY) {
           store.formed = (store.formed || 0) + 1;
           return k;
         }
+      }
+    }
+    // After attribute changes alone (a class, a style, aria-expanded: what a click often
+    // does): every box, and the style of what they may restyle.
+    const only = restyleScope(sig);
+    if (only !== null) {
+      const k = remeasure(boxRecs, false);
+      if (k === 2) return 2;
+      if (k !== 3) {
+        const boxed = newV;
+        if (remeasure(only, false, true) === 2) return 2;
+        if (boxed !== null && newV !== null) for (const i of only) boxed[recJ[i]] = newV[recJ[i]];
+        if (boxed !== null) newV = boxed;
+        store.scoped = (store.scoped || 0) + 1;
+        return newV === null ? 0 : 1;
       }
     }
     return remeasure(null, false);
@@ -1465,7 +1547,8 @@ function (KEY) {
         if (held) patch = patchRows(V, rc === 1 ? rekinded : []);
         else rest = unchanged && lastRest !== null ? lastRest : reencode(V, rc === 1);
         if (nv) recV = nv;
-        settleVals = sig;
+        settleVals = lastSig = sig;
+        restyled = new Set();
         const gen = ++store.gen;
         store.snaps.set(gen, lastEls);
         for (const g of store.snaps.keys()) if (g <= gen - 8) store.snaps.delete(g);
@@ -1481,7 +1564,7 @@ function (KEY) {
       }
     }
     modal = m;
-    dirty = false; recOK = false; classed.clear(); settleVals = null;
+    dirty = false; recOK = false; classed.clear(); settleVals = lastSig = null; restyled = new Set();
     if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
     try {
       for (let pass = 0; pass < 2; pass++) {
@@ -1505,7 +1588,7 @@ function (KEY) {
       recOK = !stale && !volatile && !dirty;
       lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal;
       lastItemOf = itemOf; lastItemSigs = itemSigs; lastItemUps = itemUps; lastItemGroups = itemGroups;
-      if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; } else { settleSetup(); settleVals = signals(); }
+      if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; } else { settleSetup(); settleVals = lastSig = signals(); }
       return str(location.href) + str(document.title) + rest;
     } finally {
       itemSigs = itemUps = itemOf = itemGroups = described = lateSeen = null;

@@ -1,0 +1,93 @@
+package semantic
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+)
+
+// restylePage is a page whose attributes change the way a click's script changes them; STYLE is
+// where each case adds its rules.
+const restylePage = `<!doctype html><html><head><title>Restyle</title><style>
+.later-off.on ~ .later { visibility: hidden } .later-off.on { display: block; padding-top: 20px }
+.hide-kids > * { visibility: hidden }
+#shost.off { visibility: hidden }
+#row { display: flex; width: 600px } #side { width: 100px } #side.big { width: 450px }
+STYLE
+</style></head><body>
+<div id=wrap><span class=later-off id=x1>Toggle</span><p class=later id=later>Later text</p></div>
+<div id=outer><div id=shost></div></div>
+<section id=far><p>Far text</p><button id=farbtn>Far button</button></section>
+<div id=row><div id=wrap3><div id=side>Side</div></div><div class=cq><p class=inner id=inner>Inner text</p></div></div>
+<p id=last style="margin-top: 40px">Last text</p>
+<script>document.getElementById('shost').attachShadow({mode: 'open'}).innerHTML = '<button>Shadow deep</button>';</script>
+</body></html>`
+
+// TestSnap_RestyleScope: after an attribute changes (a class, a style) and nothing else, the
+// snapshot reads every box again but style (visibility, display, cursor) only under the
+// element's parent: descendants, later siblings and open shadow trees below it. Rules that reach
+// further (:has(), container queries) make it read all style again. Each snapshot must equal a
+// fresh one.
+func TestSnap_RestyleScope(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	dir := t.TempDir()
+	base := browsertest.Serve(t, dir)
+	for _, c := range []struct {
+		name, style string
+		scoped      bool
+		acts        []string
+	}{
+		{"within the scope", "", true, []string{
+			`() => document.getElementById('x1').classList.add('on')`,           // a later sibling hidden
+			`() => document.getElementById('x1').classList.remove('on')`,        // and shown
+			`() => { document.getElementById('shost').className = 'off'; }`,     // a shadow tree hidden by inheritance
+			`() => { document.getElementById('far').className = 'hide-kids'; }`, // children hidden
+			`() => { document.getElementById('far').style.marginLeft = '30px'; }`,
+			`() => document.getElementById('side').classList.add('big')`, // a reflow: boxes move everywhere
+		}},
+		{":has() reaches up", "#row:has(#side.big) #inner { visibility: hidden }", false, []string{
+			`() => document.getElementById('side').classList.add('big')`,
+		}},
+		{"a container query", ".cq { container-type: inline-size; flex: 1 } @container (max-width: 300px) { .inner { visibility: hidden } }", false, []string{
+			`() => document.getElementById('side').classList.add('big')`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name := strings.NewReplacer(" ", "-", ":", "", "(", "", ")", "").Replace(c.name) + ".html"
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Replace(restylePage, "STYLE", c.style, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := browsertest.Page(t, base+"/"+name)
+			if err := (proto.EmulationSetDeviceMetricsOverride{Width: 1000, Height: 700, DeviceScaleFactor: 1}).Call(p); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
+				t.Fatal(err)
+			}
+			scoped := func() int { return p.MustEval(`(k) => window[k].scoped || 0`, windowKey).Int() }
+			usualAndFresh := func(step string) {
+				t.Helper()
+				w := usualAndFreshWire(p)
+				sameWire(t, step, w[0], w[1])
+			}
+			usualAndFresh("first")
+			usualAndFresh("settled")
+			for _, act := range c.acts {
+				n := scoped()
+				p.MustEval(act)
+				usualAndFresh(act)
+				if got := scoped() == n+1; got != c.scoped {
+					t.Errorf("%s: style read in the scope alone %v, want %v", act, got, c.scoped)
+				}
+				usualAndFresh(act + ", again")
+			}
+		})
+	}
+}
