@@ -24,15 +24,20 @@ STYLE
 <div id=outer><div id=shost></div></div>
 <section id=far><p>Far text</p><button id=farbtn>Far button</button></section>
 <div id=row><div id=wrap3><div id=side>Side</div></div><div class=cq><p class=inner id=inner>Inner text</p></div></div>
+<div id=wrap2><span class=pick id=y1>First pick</span> <span class=pick id=y2>Second pick</span></div>
+<div id=slothost><span id=slotted>Slotted text</span></div>
 <p id=last style="margin-top: 40px">Last text</p>
-<script>document.getElementById('shost').attachShadow({mode: 'open'}).innerHTML = '<button>Shadow deep</button>';</script>
+<script>
+document.getElementById('shost').attachShadow({mode: 'open'}).innerHTML = '<button>Shadow deep</button>';
+document.getElementById('slothost').attachShadow({mode: 'open'}).innerHTML = '<style>.off { visibility: hidden }</style><div class=wrap><slot></slot></div>';
+</script>
 </body></html>`
 
 // TestSnap_RestyleScope: after an attribute changes (a class, a style) and nothing else, the
-// snapshot reads every box again but style (visibility, display, cursor) only under the
-// element's parent: descendants, later siblings and open shadow trees below it. Rules that reach
-// further (:has(), container queries) make it read all style again. Each snapshot must equal a
-// fresh one.
+// snapshot reads every box again but style (visibility, display, cursor) only of the
+// element, its later siblings and what is under them in the flat tree (open shadow trees, what a
+// slot shows). Rules that reach further (:has(), :nth-last-child(of S), container queries) make
+// it read all style again. Each snapshot must equal a fresh one.
 func TestSnap_RestyleScope(t *testing.T) {
 	if testing.Short() {
 		t.Skip("browser test")
@@ -51,6 +56,10 @@ func TestSnap_RestyleScope(t *testing.T) {
 			`() => { document.getElementById('far').className = 'hide-kids'; }`, // children hidden
 			`() => { document.getElementById('far').style.marginLeft = '30px'; }`,
 			`() => document.getElementById('side').classList.add('big')`, // a reflow: boxes move everywhere
+			`() => document.getElementById('slothost').shadowRoot.querySelector('.wrap').classList.add('off')`, // what the slot shows, by inheritance
+		}},
+		{":nth-last-child(of S) reaches back", "#wrap2 > :nth-last-child(1 of .pick) { visibility: hidden }", false, []string{
+			`() => document.getElementById('y2').classList.remove('pick')`,
 		}},
 		{":has() reaches up", "#row:has(#side.big) #inner { visibility: hidden }", false, []string{
 			`() => document.getElementById('side').classList.add('big')`,

@@ -1207,17 +1207,19 @@ function (KEY) {
     return true;
   }
   function stillStyle() { return sheetsOK(sheetStill, stillRules); }
-  // Rules that restyle beyond an element's parent's subtree when the element's attributes
-  // change: a selector with :has() (a class on a child restyles its parent, or the whole page
-  // through body:has(...)), and container queries (a class that resizes a box resizes
-  // containers anywhere, and restyles what is in them). On a page with none of them, an
-  // attribute restyles only what descendant, child and sibling combinators (and :nth-child(of
-  // S)) reach from the element: its parent's subtree (see restyleScope).
+  // Rules that restyle more than an element and its later siblings, and what is under them,
+  // when the element's attributes change: a selector with :has() (a class on a child restyles
+  // its parent, or the whole page through body:has(...)) or :nth-last-child(of S) (an earlier
+  // sibling), and container queries (a class that resizes a box resizes containers anywhere, and
+  // restyles what is in them). On a page with none of them, an attribute restyles only what
+  // descendant, child and sibling combinators (and :nth-child(of S)) reach from the element
+  // (see restyleScope).
   const sheetScoped = new WeakMap();
+  const REACHING = /:has\(|:nth-last-child\([^)]* of /;
   function scopedRules(rules, imports) {
     for (const r of rules) {
       if (r.type === 3) { imports.push(r); continue; }
-      if (r.selectorText && r.selectorText.includes(':has(') || r.containerQuery !== undefined) return false;
+      if (r.selectorText && REACHING.test(r.selectorText) || r.containerQuery !== undefined) return false;
       if (r.start !== undefined && (String(r.start) + String(r.end)).includes(':has(')) return false; // @scope
       if (r.cssRules && r.cssRules.length && !scopedRules(r.cssRules, imports)) return false;
     }
@@ -1251,25 +1253,22 @@ function (KEY) {
     return true;
   }
   // restyleScope is, after changes of attributes alone (restyled), the reads of style
-  // (visibility, display, cursor, disabled) of the elements they may restyle: those under the
-  // changed elements' parents, shadow trees included (inheritance enters them). null when that
-  // is not known: too many changes; or since the last snapshot, something that restyles
-  // anything (a sheet, the viewport, a load: signals), or user input on a page whose style
-  // follows it; or the page's rules reach further (scopedStyle).
+  // (visibility, display, cursor, disabled) of the elements they may restyle: the changed
+  // elements, their later siblings, and what is under them in the flat tree (shadow trees, and
+  // what a slot shows: inheritance follows it). null when that is not known: too many changes;
+  // or since the last snapshot, something that restyles anything (a sheet, the viewport, a
+  // load: signals), or user input on a page whose style follows it; or the page's rules reach
+  // further (scopedStyle).
   function restyleScope(sig) {
     if (restyled === null || !restyled.size || lastSig === null || sig === null || !same(sig[0], lastSig[0])) return null;
     if (!same(sig[2], lastSig[2]) && !stillStyle() || !scopedStyle()) return null;
     const tops = new Set();
-    for (const t of restyled) {
-      const p = up(t);
-      if (!p) return null;
-      tops.add(p);
-    }
+    for (const t of restyled) for (let e = t; e && !tops.has(e); e = e.nextElementSibling) tops.add(e);
     // Whether a node is under one of tops, remembered for every node on the way up.
     const memo = new Map(), path = [];
     const under = n => {
       let r = false;
-      for (let a = n; a; a = up(a)) {
+      for (let a = n; a; a = a.assignedSlot || up(a)) {
         if (tops.has(a)) { r = true; break; }
         const m = memo.get(a);
         if (m !== undefined) { r = m; break; }
