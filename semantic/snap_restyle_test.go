@@ -55,7 +55,7 @@ func TestSnap_RestyleScope(t *testing.T) {
 			`() => { document.getElementById('shost').className = 'off'; }`,     // a shadow tree hidden by inheritance
 			`() => { document.getElementById('far').className = 'hide-kids'; }`, // children hidden
 			`() => { document.getElementById('far').style.marginLeft = '30px'; }`,
-			`() => document.getElementById('side').classList.add('big')`, // a reflow: boxes move everywhere
+			`() => document.getElementById('side').classList.add('big')`,                                       // a reflow: boxes move everywhere
 			`() => document.getElementById('slothost').shadowRoot.querySelector('.wrap').classList.add('off')`, // what the slot shows, by inheritance
 		}},
 		{":nth-last-child(of S) reaches back", "#wrap2 > :nth-last-child(1 of .pick) { visibility: hidden }", false, []string{
