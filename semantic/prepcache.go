@@ -305,7 +305,7 @@ func carriedPrep(s *Snapshot) []prepared {
 	}
 	// Grid headers depend on boxes, visibility and item kinds (a selected card's class), items
 	// on kinds.
-	regrid := false
+	regrid, relisted := false, false
 	var own []int // elements whose own fields changed
 	for i := range s.Elements {
 		a, b := &prev.Elements[i], &s.Elements[i]
@@ -315,7 +315,10 @@ func carriedPrep(s *Snapshot) []prepared {
 		case diffOwn:
 			own = append(own, i)
 		}
-		kinds = kinds || a.ItemKind != b.ItemKind
+		if a.ItemKind != b.ItemKind {
+			kinds = true
+			relisted = relisted || itemList(a.ItemKind) != itemList(b.ItemKind)
+		}
 		regrid = regrid || kinds || a.Box != b.Box || a.Visible != b.Visible
 	}
 	ps := slices.Clone(old)
@@ -342,11 +345,31 @@ func carriedPrep(s *Snapshot) []prepared {
 	if regrid {
 		gridColumns(s, ps)
 	}
-	if !kinds {
+	switch {
+	case !kinds:
 		// Items are made of what prepDiff calls shared, item kinds and the containers: the same.
 		s.prep.upOnce.Do(func() { s.prep.items = itemMaps(prev) })
+	case !relisted:
+		// Only which kind some items are (a selected card's class), each in the same list.
+		s.prep.upOnce.Do(func() { s.prep.items = rekinded(itemMaps(prev), s) })
 	}
 	return ps
+}
+
+// rekinded is items, the items of a snapshot, for s, the same snapshot but for some items' kinds,
+// each still of the same list (itemList): only the kinds differ. items is not changed.
+func rekinded(items *itemInfo, s *Snapshot) *itemInfo {
+	m := *items
+	m.kinds = make(map[int]string, len(items.kinds))
+	for i := range s.Elements {
+		if e := &s.Elements[i]; e.Item != 0 {
+			m.kinds[e.Item] = e.ItemKind
+		}
+	}
+	for _, c := range s.Containers {
+		m.kinds[c.Item] = c.Kind
+	}
+	return &m
 }
 
 // sameContainers tells whether a and b are the same containers (ok), and whether any of their

@@ -191,17 +191,33 @@ func TestCarriedPrep_MatchesFresh(t *testing.T) {
 			els[i].Box.Y -= 300
 		}
 		checkCarried(t, s0, els, s0.Containers, name+" scrolled", carried, "scroll")
+		// An item's kind in the same list (a selected card: "li@5" becomes "li.selected@5").
+		for _, i := range picks {
+			if s0.Elements[i].Item == 0 {
+				continue
+			}
+			els := slices.Clone(s0.Elements)
+			for j := range els {
+				if els[j].Item == s0.Elements[i].Item {
+					k := els[j].ItemKind
+					at := strings.LastIndexByte(k, '@')
+					els[j].ItemKind = k[:at] + ".selected" + k[at:]
+				}
+			}
+			checkCarried(t, s0, els, s0.Containers, name+" item kind in its list", carried, "ItemKind in its list")
+		}
 		// A container's kind (a card of blocks selected by a class).
 		for i := range s0.Containers {
 			cs := slices.Clone(s0.Containers)
-			cs[i].Kind += ".selected"
+			at := strings.LastIndexByte(cs[i].Kind, '@')
+			cs[i].Kind = cs[i].Kind[:at] + ".selected" + cs[i].Kind[at:]
 			checkCarried(t, s0, s0.Elements, cs, name+" container kind", carried, "Container.Kind")
 		}
 	}
 	if leads == 0 || grids == 0 {
 		t.Fatalf("the pages have %d leads and %d grid columns: the test needs both", leads, grids)
 	}
-	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "ItemKind", "scroll", "Container.Kind"} {
+	for _, f := range []string{"Box", "Visible", "Enabled", "Checked", "Covered", "Selector", "Label", "AriaLabel", "Placeholder", "Title", "Alt", "Value", "NameAttr", "IDAttr", "TestID", "Class", "ItemKind", "scroll", "Container.Kind", "ItemKind in its list"} {
 		if carried[f] == 0 {
 			t.Errorf("a change of %s is never carried over", f)
 		}

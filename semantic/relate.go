@@ -1281,7 +1281,9 @@ func itemMaps(s *Snapshot) *itemInfo {
 func itemMapsNow(s *Snapshot) *itemInfo {
 	m := &itemInfo{ups: map[int]int{}, kinds: map[int]string{}, roles: map[int]uint64{}, cell: map[int]bool{}, wide: make([]bool, len(s.Elements)), first: map[int]int{}}
 	type look struct{ role, name, ctx, list string }
-	first := map[look]int{} // the first item of each look, or -1 once a second item has it
+	looks := map[look]int{} // each look's place in owner
+	var owner []int         // the first item of each look, or -1 once a second item has it
+	lookOf := make([]int32, len(s.Elements))
 	for i := range s.Elements {
 		e := &s.Elements[i]
 		if e.Item == 0 {
@@ -1298,11 +1300,15 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 		}
 		if e.Context != "" {
 			k := look{e.Role, e.Name, e.Context, itemList(e.ItemKind)}
-			if it, ok := first[k]; !ok {
-				first[k] = e.Item
-			} else if it != e.Item {
-				first[k] = -1
+			at, ok := looks[k]
+			if !ok {
+				at = len(owner)
+				looks[k] = at
+				owner = append(owner, e.Item)
+			} else if owner[at] != e.Item {
+				owner[at] = -1
 			}
+			lookOf[i] = int32(at)
 		}
 	}
 	for _, c := range s.Containers {
@@ -1313,7 +1319,7 @@ func itemMapsNow(s *Snapshot) *itemInfo {
 	}
 	for i := range s.Elements {
 		if e := &s.Elements[i]; e.Item != 0 && e.Context != "" {
-			m.wide[i] = first[look{e.Role, e.Name, e.Context, itemList(e.ItemKind)}] == -1
+			m.wide[i] = owner[lookOf[i]] == -1
 		}
 	}
 	m.order = make([]int, 0, len(m.kinds))
