@@ -17,6 +17,7 @@ type normTok struct {
 	// set, else worked out when asked for.
 	named bool
 	price bool  // isPrice of the raw value
+	cond  bool  // with price, the raw value puts its price in a condition (priceCondition)
 	shape shape // valueShape of norm, or of the value without its magnitudes (mag)
 	mag   bool  // the raw value has a figure in thousands, millions or billions ("1.42M")
 	mask  fieldMask
@@ -36,9 +37,22 @@ func newNormTok(v string, named bool) *normTok {
 	}
 	if named {
 		t.price = isPrice(v)
+		t.cond = t.price && inCondition(v)
 	}
 	return t
 }
+
+// priceCondition reports whether v, whose normTok t is, puts its price in a condition ("Free
+// delivery on orders over £40"): the price is a threshold, not what something costs.
+func (t *normTok) priceCondition(v string) bool {
+	if t.named && t.price {
+		return t.cond
+	}
+	return inCondition(v)
+}
+
+// inCondition is priceCondition of a value not remembered.
+func inCondition(v string) bool { return len(v) > 24 && priceAsCondition.MatchString(v) }
 
 // isPrice is isPrice(v) for t, the normTok of v.
 func (t *normTok) isPrice(v string) bool {

@@ -50,6 +50,7 @@ func prepareRef(s *Snapshot, got []prepared) []prepared {
 		e := &s.Elements[i]
 		p := prepared{el: e, norm: make([]string, len(fields)), toks: make([][]string, len(fields)), joined: make([]string, len(fields)), masks: make([]fieldMask, len(fields))}
 		p.price = isPrice(e.Text) || (e.Name != e.Text && isPrice(e.Name))
+		p.priceCond = p.price && len(e.Text) > 24 && priceAsCondition.MatchString(e.Text)
 		for f := range fields {
 			if v := fields[f].get(e); v != "" {
 				p.norm[f] = normalize(v)

@@ -101,6 +101,7 @@ type prepared struct {
 	joined      []string   // per field, the stemmed tokens joined by spaces
 	masks       []fieldMask
 	price       bool
+	priceCond   bool  // with price, its text puts the price in a condition (priceCondition)
 	shape       shape // the value shape of its text (valueShape)
 	descendants int
 	// figures is how many of its descendants are leaves with a digit: a row of tabs or filter
@@ -176,6 +177,7 @@ func prepareNow(s *Snapshot) []prepared {
 			// isPrice(e.Text) || e.Name != e.Text && isPrice(e.Name), and the value shape of the
 			// text or else the name (firstOf: a normalized value is empty or not blank).
 			p.price = text != nil && text.isPrice(e.Text) || name != nil && e.Name != e.Text && name.isPrice(e.Name)
+			p.priceCond = p.price && text != nil && text.priceCondition(e.Text)
 			switch {
 			case p.norm[textField] != "":
 				p.shape = text.valueShape()
@@ -1084,7 +1086,7 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 			d += valueBonus(pe, 0.45, 0.35, 0.2)
 			fits = true
 			say("a price")
-			if len(e.Text) > 24 && priceAsCondition.MatchString(e.Text) {
+			if pe.priceCond {
 				// "Free delivery on orders over £40": the price is a threshold, not delivery's.
 				d -= 0.3
 				say("a price in a condition")
