@@ -26,6 +26,7 @@ STYLE
 <div id=row><div id=wrap3><div id=side>Side</div></div><div class=cq><p class=inner id=inner>Inner text</p></div></div>
 <div id=wrap2><span class=pick id=y1>First pick</span> <span class=pick id=y2>Second pick</span></div>
 <div id=slothost><span id=slotted>Slotted text</span></div>
+<style id=printonly media=print>#farbtn { visibility: hidden }</style>
 <p id=last style="margin-top: 40px">Last text</p>
 <script>
 document.getElementById('shost').attachShadow({mode: 'open'}).innerHTML = '<button>Shadow deep</button>';
@@ -57,6 +58,9 @@ func TestSnap_RestyleScope(t *testing.T) {
 			`() => { document.getElementById('far').style.marginLeft = '30px'; }`,
 			`() => document.getElementById('side').classList.add('big')`,                                       // a reflow: boxes move everywhere
 			`() => document.getElementById('slothost').shadowRoot.querySelector('.wrap').classList.add('off')`, // what the slot shows, by inheritance
+		}},
+		{"a sheet's media", "", false, []string{
+			`() => { document.getElementById('printonly').media = 'all'; }`,
 		}},
 		{":nth-last-child(of S) reaches back", "#wrap2 > :nth-last-child(1 of .pick) { visibility: hidden }", false, []string{
 			`() => document.getElementById('y2').classList.remove('pick')`,

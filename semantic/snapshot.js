@@ -521,8 +521,12 @@ function (KEY) {
   // (see invalidate).
   const classed = new Set();
   // restyled holds the elements whose attributes changed since the last snapshot when nothing
-  // else did (null: too many to follow), for the restyle's scope (see restyleScope).
+  // else did (null: too many to follow, or one whose change restyles elsewhere), for the
+  // restyle's scope (see restyleScope).
   let restyled = new Set();
+  // UNSCOPED are the elements whose attributes restyle what is not under them: a style sheet's
+  // media, a table column's style. (A slot's name is read by derive: the page is walked again.)
+  const UNSCOPED = new Set(['STYLE', 'LINK', 'COL', 'COLGROUP', 'style', 'link']);
   function watch(root) {
     if (watched.has(root)) return;
     watched.add(root);
@@ -570,7 +574,7 @@ function (KEY) {
       if (r.type === 'attributes' && !ANCESTRAL.has(r.attributeName)) {
         const an = r.attributeName;
         if (restyled !== null) {
-          if (restyled.size < 64) restyled.add(r.target);
+          if (restyled.size < 64 && !UNSCOPED.has(r.target.tagName)) restyled.add(r.target);
           else restyled = null;
         }
         if (an === 'class' && r.attributeNamespace === null) {
