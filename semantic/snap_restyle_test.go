@@ -62,6 +62,9 @@ func TestSnap_RestyleScope(t *testing.T) {
 		{"a sheet's media", "", false, []string{
 			`() => { document.getElementById('printonly').media = 'all'; }`,
 		}},
+		{"a sheet's media through the CSSOM", "", false, []string{
+			`() => { document.getElementById('printonly').sheet.media.mediaText = 'all'; }`,
+		}},
 		{":nth-last-child(of S) reaches back", "#wrap2 > :nth-last-child(1 of .pick) { visibility: hidden }", false, []string{
 			`() => document.getElementById('y2').classList.remove('pick')`,
 		}},

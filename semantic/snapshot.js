@@ -1296,7 +1296,7 @@ function (KEY) {
   function sheetOf(sh, s) {
     let n = -1;
     try { n = sh.cssRules.length; } catch (e) { /* cross-origin */ }
-    s.push(sh, sh.disabled, sh.media.length, n);
+    s.push(sh, sh.disabled, sh.media.mediaText, n);
   }
   // signals reads what restyles or moves a page without a mutation (see above), null when the
   // page is animating or a read failed (a page's own overrides): such a page is never settled.
