@@ -1103,7 +1103,7 @@ function (KEY) {
   // page tells cheaply, and when none has, the last snapshot is reused without them:
   //  - the DOM (the observer), form state, shadow roots and frames: remeasure of those reads;
   //  - style beyond the DOM: hover, focus and other user input (counted by listeners), style
-  //    sheets (each sheet's rule count and the sheets themselves), media features, the
+  //    sheets (each sheet's rule count and media, and the sheets themselves), media features, the
   //    viewport, the URL's fragment (:target), open popovers, full screen, custom elements
   //    defined since, the checked state of every check box and radio, every select's option;
   //  - layout beyond style: images, videos and fonts that finished loading, animations (a page
