@@ -61,10 +61,6 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := browsertest.Serve(t, dir)
-	type step struct {
-		name string
-		act  func(p *rod.Page)
-	}
 	click := func(id string) func(p *rod.Page) {
 		return func(p *rod.Page) { p.MustElement("#" + id).MustClick() }
 	}
@@ -100,32 +96,9 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p := browsertest.Page(t, base+"/"+name)
-			if err := (proto.EmulationSetDeviceMetricsOverride{Width: 1000, Height: 700, DeviceScaleFactor: 1}).Call(p); err != nil {
-				t.Fatal(err)
-			}
 			// Every sheet in (an import and another origin's load on their own).
-			p.MustWait(`() => [...document.querySelectorAll('link, style')].every(e => e.sheet) && [...document.styleSheets].every(s => { try { return [...s.cssRules].every(r => r.type !== 3 || r.styleSheet && r.styleSheet.cssRules.length) } catch (e) { return true } })`)
-			if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
-				t.Fatal(err)
-			}
-			formed := func() int { return p.MustEval(`(k) => window[k].formed || 0`, windowKey).Int() }
-			usualAndFresh := func(step string) {
-				t.Helper()
-				w := usualAndFreshWire(p)
-				sameWire(t, step, w[0], w[1])
-			}
-			usualAndFresh("first")
-			usualAndFresh("settled")
-			for _, s := range c.steps {
-				f := formed()
-				s.act(p)
-				usualAndFresh(s.name)
-				if got := formed() == f+1; got != c.still {
-					t.Errorf("%s: form state alone read %v, want %v", s.name, got, c.still)
-				}
-				usualAndFresh(s.name + ", again")
-			}
+			p := snapPage(t, base+"/"+name, `() => [...document.querySelectorAll('link, style')].every(e => e.sheet) && [...document.styleSheets].every(s => { try { return [...s.cssRules].every(r => r.type !== 3 || r.styleSheet && r.styleSheet.cssRules.length) } catch (e) { return true } })`)
+			countedSteps(t, p, "formed", c.still, c.steps)
 		})
 	}
 	// An imported sheet that loads after the page's first snapshots: its rules count from then on.
@@ -212,6 +185,56 @@ func TestSnap_InputOnStillStyle(t *testing.T) {
 		}
 	})
 }
+
+// snapPage opens url at 1000×700, waits for ready (a function of the page) unless it is empty,
+// and installs the snapshot.
+func snapPage(t *testing.T, url, ready string) *rod.Page {
+	t.Helper()
+	p := browsertest.Page(t, url)
+	if err := (proto.EmulationSetDeviceMetricsOverride{Width: 1000, Height: 700, DeviceScaleFactor: 1}).Call(p); err != nil {
+		t.Fatal(err)
+	}
+	if ready != "" {
+		p.MustWait(ready)
+	}
+	if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// countedSteps takes the usual snapshot of p and a fresh one, which must be the same, before
+// the steps, after each and once more after that; and checks that each step's first snapshot
+// counted in the page's counter (formed, scoped...) exactly when want says.
+func countedSteps(t *testing.T, p *rod.Page, counter string, want bool, steps []step) {
+	t.Helper()
+	count := func() int { return p.MustEval(`(k, c) => window[k][c] || 0`, windowKey, counter).Int() }
+	usualAndFresh := func(step string) {
+		t.Helper()
+		w := usualAndFreshWire(p)
+		sameWire(t, step, w[0], w[1])
+	}
+	usualAndFresh("first")
+	usualAndFresh("settled")
+	for _, s := range steps {
+		n := count()
+		s.act(p)
+		usualAndFresh(s.name)
+		if got := count() == n+1; got != want {
+			t.Errorf("%s: counted in %s %v, want %v", s.name, counter, got, want)
+		}
+		usualAndFresh(s.name + ", again")
+	}
+}
+
+// step is something done to a page between two snapshots.
+type step struct {
+	name string
+	act  func(p *rod.Page)
+}
+
+// evalStep is a step that runs js (a function) in the page.
+func evalStep(js string) step { return step{js, func(p *rod.Page) { p.MustEval(js) }} }
 
 // usualAndFreshWire takes the usual snapshot of p and a fresh one in one go: their messages.
 func usualAndFreshWire(p *rod.Page) [2]string {

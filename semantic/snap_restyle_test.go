@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/browser/browsertest"
 )
 
@@ -80,30 +78,11 @@ func TestSnap_RestyleScope(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(strings.Replace(restylePage, "STYLE", c.style, 1)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			p := browsertest.Page(t, base+"/"+name)
-			if err := (proto.EmulationSetDeviceMetricsOverride{Width: 1000, Height: 700, DeviceScaleFactor: 1}).Call(p); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := p.Evaluate(rod.Eval(snapshotJS, windowKey)); err != nil {
-				t.Fatal(err)
-			}
-			scoped := func() int { return p.MustEval(`(k) => window[k].scoped || 0`, windowKey).Int() }
-			usualAndFresh := func(step string) {
-				t.Helper()
-				w := usualAndFreshWire(p)
-				sameWire(t, step, w[0], w[1])
-			}
-			usualAndFresh("first")
-			usualAndFresh("settled")
+			var steps []step
 			for _, act := range c.acts {
-				n := scoped()
-				p.MustEval(act)
-				usualAndFresh(act)
-				if got := scoped() == n+1; got != c.scoped {
-					t.Errorf("%s: style read in the scope alone %v, want %v", act, got, c.scoped)
-				}
-				usualAndFresh(act + ", again")
+				steps = append(steps, evalStep(act))
 			}
+			countedSteps(t, snapPage(t, base+"/"+name, ""), "scoped", c.scoped, steps)
 		})
 	}
 }
