@@ -975,27 +975,40 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 	}
-	lookupsFirst(s, intent, all, meets, strangers)
-	return all
+	return lookupsFirst(s, ps, intent, all, meets, strangers)
 }
 
 // lookupsFirst raises each cell where the row and the column the description names meet above
 // the candidates that are not the possessor's ("Germany's overall conversion" is the cell in
 // Germany's row, not the page's Overall conversion figure) and, when reading, above the other
 // values of its row (the "Won" on a form badge is not the Won column's count).
-func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strangers map[int]bool) {
+func lookupsFirst(s *Snapshot, ps []prepared, intent Intent, all []scored, meets []int, strangers map[int]bool) []scored {
 	if len(meets) == 0 {
-		return
+		return all
 	}
 	// A cell that holds a control is looked up for it: "set the category of the grocery
 	// shopping" is the Category select in that row, not the cell around it.
+	var at map[int]int
 	for k, i := range meets {
 		c := all[i].Element.ID
+		found := false
 		for j := range all {
 			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) {
-				meets[k] = j
+				meets[k], found = j, true
 				break
 			}
+		}
+		if found || intent != IntentType && intent != IntentClick {
+			continue
+		}
+		// A gradebook's score box has no name of its own, and no words brought it to the
+		// candidates: the cell it fills is what the description names.
+		if in := soleControlIn(s, ps, c, intent); in >= 0 {
+			if at == nil {
+				at = indexByID(all)
+			}
+			all = handDown(s, all, at, i, in, "the control in the cell")
+			meets[k] = at[in]
 		}
 	}
 	isMeet := map[int]bool{}
@@ -1022,6 +1035,22 @@ func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strange
 			all[i].Why += "; a lookup, over what is not the row's and the column's"
 		}
 	}
+	return all
+}
+
+// soleControlIn returns the one control fit for intent inside cell c (not c itself), or -1 when
+// it holds none or several.
+func soleControlIn(s *Snapshot, ps []prepared, c int, intent Intent) int {
+	in := -1
+	for k := c + 1; k <= c+ps[c].descendants && k < len(s.Elements); k++ {
+		if e := &s.Elements[k]; e.Visible && !e.Covered && fitFor(e, intent) && e.Role != "label" {
+			if in >= 0 {
+				return -1
+			}
+			in = k
+		}
+	}
+	return in
 }
 
 // columnHeaderOf returns the header of cell c's column, or -1: the one the grid layout found,

@@ -1,0 +1,12 @@
+package semantic
+
+import "testing"
+
+// A grid whose cells hold a nameless box: typing the row's and the column's value goes in the
+// box of the cell where they meet, not the cell around it.
+func TestResolve_S22GridCellControl(t *testing.T) {
+	runResolveCases(t, "s22-quota-sheet.html", []resolveCase{
+		{"West's Q3 quota", IntentType, "", "box33"},
+		{"the Q4 quota for East", IntentType, "", "box24"},
+	})
+}
