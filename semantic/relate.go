@@ -787,7 +787,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
-		isCell := ce.Role == "cell" || ce.Role == "gridcell" || ps[c].gridHead > 0
+		inCell := controlInCell(ps, c)
+		isCell := ce.Role == "cell" || ce.Role == "gridcell" || ps[c].gridHead > 0 || inCell
 		colHit, colExact := false, false
 		own := mask(c)
 		if l, ok := labelOf[c]; ok {
@@ -890,8 +891,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
 			}
-			if !colHit {
-				continue // the head word is the target's
+			if !colHit || inCell && ce.Name != "" {
+				continue // the head word is the target's (a control's in a cell too: its own name)
 			}
 			// Under a column the description names, but not its head ("Return" for "the
 			// status of Aiden Chow's return"): its row may still be the one asked about.
@@ -903,9 +904,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				continue
 			}
 			got := (mask(a) | typed[a]) & miss
-			if got != 0 && wholeList(s, a, c) {
+			if got != 0 && (wholeList(s, a, c) || inCell && a == ce.Parent && holdsAlike(s, a, c)) {
 				// What holds c's whole list (a grid's text names every row) lends only its
-				// own label ("Suggestions"), which is as much about c's look-alikes.
+				// own label ("Suggestions"), which is as much about c's look-alikes; so does
+				// a cell holding c among other events of its day.
 				got = labelMask(&ps[a], words) & miss
 			}
 			if got == 0 {
@@ -978,6 +980,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	return lookupsFirst(s, ps, intent, all, meets, strangers)
 }
 
+// controlInCell reports whether element c is a control a grid cell holds (a calendar day's
+// event button): the cell's column is the control's, as its context says.
+func controlInCell(ps []prepared, c int) bool {
+	return ps[c].el.Interactive && (ps[c].parentRole == "cell" || ps[c].parentRole == "gridcell") && len(ps[c].col) > 0
+}
+
 // lookupsFirst raises each cell where the row and the column the description names meet above
 // the candidates that are not the possessor's ("Germany's overall conversion" is the cell in
 // Germany's row, not the page's Overall conversion figure) and, when reading, above the other
@@ -989,27 +997,37 @@ func lookupsFirst(s *Snapshot, ps []prepared, intent Intent, all []scored, meets
 	// A cell that holds a control is looked up for it: "set the category of the grocery
 	// shopping" is the Category select in that row, not the cell around it.
 	var at map[int]int
+	acting := intent == IntentType || intent == IntentClick
 	for k, i := range meets {
 		c := all[i].Element.ID
-		found := false
+		in := -1 // the best control inside c among the candidates
 		for j := range all {
-			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) {
-				meets[k], found = j, true
-				break
+			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) && (in < 0 || all[j].Score > all[in].Score) {
+				in = j
 			}
 		}
-		if found || intent != IntentType && intent != IntentClick {
+		if in >= 0 && !acting {
+			meets[k] = in
 			continue
 		}
-		// A gradebook's score box has no name of its own, and no words brought it to the
-		// candidates: the cell it fills is what the description names.
-		if in := soleControlIn(s, ps, c, intent); in >= 0 {
-			if at == nil {
-				at = indexByID(all)
-			}
-			all = handDown(s, all, at, i, in, "the control in the cell")
-			meets[k] = at[in]
+		// Clicking or typing, the cell's score goes to that control: a calendar day's cell
+		// matches "Thursday's spin class" by its Spin button's words, and clicking the cell
+		// clicks nothing in particular. A gradebook's score box has no name of its own, and no
+		// words brought it to the candidates: the cell it fills is what the description names.
+		to := -1
+		if in >= 0 {
+			to = all[in].Element.ID
+		} else if acting {
+			to = soleControlIn(s, ps, c, intent)
 		}
+		if to < 0 {
+			continue
+		}
+		if at == nil {
+			at = indexByID(all)
+		}
+		all = handDown(s, all, at, i, to, "the control in the cell")
+		meets[k] = at[to]
 	}
 	isMeet := map[int]bool{}
 	for _, i := range meets {

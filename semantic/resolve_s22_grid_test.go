@@ -10,3 +10,13 @@ func TestResolve_S22GridCellControl(t *testing.T) {
 		{"the Q4 quota for East", IntentType, "", "box24"},
 	})
 }
+
+// A control a grid's cell holds is in the cell's column: "Thursday's spin class" is the Spin
+// button under Thursday, not the day's whole cell nor Tuesday's Spin.
+func TestResolve_S22ControlInColumn(t *testing.T) {
+	runResolveCases(t, "s22-class-week.html", []resolveCase{
+		{"Thursday's spin class", IntentClick, "", "k3"},
+		{"Saturday's spin", IntentClick, "", "k6"},
+		{"Sunday's yoga", IntentClick, "", "k7"},
+	})
+}
