@@ -897,7 +897,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			// Under a column the description names, but not its head ("Return" for "the
 			// status of Aiden Chow's return"): its row may still be the one asked about.
 		}
-		best, bestGot, bestPart := 0.0, uint64(0), false
+		best, bestGot, bestPart, bestAt := 0.0, uint64(0), false, -1
 		gots = gots[:0]
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
 			if a == c {
@@ -926,7 +926,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 					gots = append(gots, got) // a second anchor is one of the item's own parts
 				}
 				if frac > best {
-					best, bestGot, bestPart = frac, got, part
+					best, bestGot, bestPart, bestAt = frac, got, part, a
 				}
 			}
 		}
@@ -973,6 +973,12 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 					if j, ok := at[columnHeaderOf(s, ps, c)]; ok {
 						all[i].Score = round3(max(all[i].Score, all[j].Score+0.1))
 					}
+				}
+				if j, ok := at[bestAt]; ok && bestPart && bestGot == miss && (intent == IntentRead || intent == IntentAny) {
+					// And read, the row's part that says all the rest names the row only:
+					// "the class average on the Unit 1 test" is under Unit 1 Test in the
+					// row that "Class average" opens, not that row header.
+					all[i].Score = round3(max(all[i].Score, all[j].Score+0.1))
 				}
 			}
 		}

@@ -20,3 +20,12 @@ func TestResolve_S22ControlInColumn(t *testing.T) {
 		{"Sunday's yoga", IntentClick, "", "k7"},
 	})
 }
+
+// Reading a grid's summary row by its header and a column: the cell where they meet, not the
+// row header that says the row's words.
+func TestResolve_S22SummaryRowCell(t *testing.T) {
+	runResolveCases(t, "s22-hours-grid.html", []resolveCase{
+		{"studio average on week 3", IntentRead, "", "tot3"},
+		{"the studio average for Week 2", IntentAny, "", "tot2"},
+	})
+}
