@@ -29,3 +29,12 @@ func TestResolve_S22SummaryRowCell(t *testing.T) {
 		{"the studio average for Week 2", IntentAny, "", "tot2"},
 	})
 }
+
+// Look-alike rows that do not show their numbers are counted by their order: "guest 2" is the
+// second guest's row.
+func TestResolve_S22NumberedItem(t *testing.T) {
+	runResolveCases(t, "s22-rsvp-guests.html", []resolveCase{
+		{"full name for guest 2", IntentType, "", "g-b-name"},
+		{"the meal for guest 3", IntentClick, "", "g-c-meal"},
+	})
+}
