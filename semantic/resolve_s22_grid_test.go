@@ -38,3 +38,12 @@ func TestResolve_S22NumberedItem(t *testing.T) {
 		{"the meal for guest 3", IntentClick, "", "g-c-meal"},
 	})
 }
+
+// "after X" and "before X" in a line of look-alikes: the neighbour of the one X names.
+func TestResolve_S22NeighbourInLine(t *testing.T) {
+	runResolveCases(t, "s22-train-stops.html", []resolveCase{
+		{"the stop after York", IntentClick, "", "st4"},
+		{"the station before Newcastle", IntentClick, "", "st4"},
+		{"what's the stop after Peterborough", IntentAny, "", "st2"},
+	})
+}
