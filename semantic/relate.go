@@ -787,7 +787,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
-		isCell := ce.Role == "cell" || ce.Role == "gridcell" || ps[c].gridHead > 0
+		inCell := controlInCell(ps, c)
+		isCell := ce.Role == "cell" || ce.Role == "gridcell" || ps[c].gridHead > 0 || inCell
 		colHit, colExact := false, false
 		own := mask(c)
 		if l, ok := labelOf[c]; ok {
@@ -890,22 +891,23 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)
 			}
-			if !colHit {
-				continue // the head word is the target's
+			if !colHit || inCell && ce.Name != "" {
+				continue // the head word is the target's (a control's in a cell too: its own name)
 			}
 			// Under a column the description names, but not its head ("Return" for "the
 			// status of Aiden Chow's return"): its row may still be the one asked about.
 		}
-		best, bestGot, bestPart := 0.0, uint64(0), false
+		best, bestGot, bestPart, bestAt := 0.0, uint64(0), false, -1
 		gots = gots[:0]
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
 			if a == c {
 				continue
 			}
 			got := (mask(a) | typed[a]) & miss
-			if got != 0 && wholeList(s, a, c) {
+			if got != 0 && (wholeList(s, a, c) || inCell && a == ce.Parent && holdsAlike(s, a, c)) {
 				// What holds c's whole list (a grid's text names every row) lends only its
-				// own label ("Suggestions"), which is as much about c's look-alikes.
+				// own label ("Suggestions"), which is as much about c's look-alikes; so does
+				// a cell holding c among other events of its day.
 				got = labelMask(&ps[a], words) & miss
 			}
 			if got == 0 {
@@ -924,7 +926,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 					gots = append(gots, got) // a second anchor is one of the item's own parts
 				}
 				if frac > best {
-					best, bestGot, bestPart = frac, got, part
+					best, bestGot, bestPart, bestAt = frac, got, part, a
 				}
 			}
 		}
@@ -972,31 +974,66 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 						all[i].Score = round3(max(all[i].Score, all[j].Score+0.1))
 					}
 				}
+				if j, ok := at[bestAt]; ok && bestPart && bestGot == miss && (intent == IntentRead || intent == IntentAny) {
+					// And read, the row's part that says all the rest names the row only:
+					// "the class average on the Unit 1 test" is under Unit 1 Test in the
+					// row that "Class average" opens, not that row header.
+					all[i].Score = round3(max(all[i].Score, all[j].Score+0.1))
+				}
 			}
 		}
 	}
-	lookupsFirst(s, intent, all, meets, strangers)
-	return all
+	return lookupsFirst(s, ps, intent, all, meets, strangers)
+}
+
+// controlInCell reports whether element c is a control a grid cell holds (a calendar day's
+// event button): the cell's column is the control's, as its context says.
+func controlInCell(ps []prepared, c int) bool {
+	return ps[c].el.Interactive && (ps[c].parentRole == "cell" || ps[c].parentRole == "gridcell") && len(ps[c].col) > 0
 }
 
 // lookupsFirst raises each cell where the row and the column the description names meet above
 // the candidates that are not the possessor's ("Germany's overall conversion" is the cell in
 // Germany's row, not the page's Overall conversion figure) and, when reading, above the other
 // values of its row (the "Won" on a form badge is not the Won column's count).
-func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strangers map[int]bool) {
+func lookupsFirst(s *Snapshot, ps []prepared, intent Intent, all []scored, meets []int, strangers map[int]bool) []scored {
 	if len(meets) == 0 {
-		return
+		return all
 	}
 	// A cell that holds a control is looked up for it: "set the category of the grocery
 	// shopping" is the Category select in that row, not the cell around it.
+	var at map[int]int
+	acting := intent == IntentType || intent == IntentClick
 	for k, i := range meets {
 		c := all[i].Element.ID
+		in := -1 // the best control inside c among the candidates
 		for j := range all {
-			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) {
-				meets[k] = j
-				break
+			if e := all[j].Element; (e.Interactive || e.Editable) && isAncestor(s, c, e.ID) && (in < 0 || all[j].Score > all[in].Score) {
+				in = j
 			}
 		}
+		if in >= 0 && !acting {
+			meets[k] = in
+			continue
+		}
+		// Clicking or typing, the cell's score goes to that control: a calendar day's cell
+		// matches "Thursday's spin class" by its Spin button's words, and clicking the cell
+		// clicks nothing in particular. A gradebook's score box has no name of its own, and no
+		// words brought it to the candidates: the cell it fills is what the description names.
+		to := -1
+		if in >= 0 {
+			to = all[in].Element.ID
+		} else if acting {
+			to = soleControlIn(s, ps, c, intent)
+		}
+		if to < 0 {
+			continue
+		}
+		if at == nil {
+			at = indexByID(all)
+		}
+		all = handDown(s, all, at, i, to, "the control in the cell")
+		meets[k] = at[to]
 	}
 	isMeet := map[int]bool{}
 	for _, i := range meets {
@@ -1022,6 +1059,22 @@ func lookupsFirst(s *Snapshot, intent Intent, all []scored, meets []int, strange
 			all[i].Why += "; a lookup, over what is not the row's and the column's"
 		}
 	}
+	return all
+}
+
+// soleControlIn returns the one control fit for intent inside cell c (not c itself), or -1 when
+// it holds none or several.
+func soleControlIn(s *Snapshot, ps []prepared, c int, intent Intent) int {
+	in := -1
+	for k := c + 1; k <= c+ps[c].descendants && k < len(s.Elements); k++ {
+		if e := &s.Elements[k]; e.Visible && !e.Covered && fitFor(e, intent) && e.Role != "label" {
+			if in >= 0 {
+				return -1
+			}
+			in = k
+		}
+	}
+	return in
 }
 
 // columnHeaderOf returns the header of cell c's column, or -1: the one the grid layout found,

@@ -65,6 +65,14 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 		}
 	}
 
+	if !hasOrd {
+		if top, why, found := neighbourInLine(s, &p, q.Description, ok); found {
+			res := resolution(top, 0.45+0.4*base(top.Score), why+"; "+top.Why)
+			res.RunnersUp = runnersUp(sc, top.Element.ID)
+			return res, nil
+		}
+	}
+
 	if hasOrd {
 		band := ordinalBandOf(s, ok, &p)
 		i := n - 1

@@ -3,6 +3,7 @@ package semantic
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -85,7 +86,52 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored, near bool) []sc
 	if len(cs) > 1 && !near {
 		cs = bySide(cs, raw)
 	}
+	if len(cs) > 1 && !near {
+		cs = byNumberedItem(s, cs, desc)
+	}
 	return cs
+}
+
+// byNumberedItem keeps the Nth of look-alikes in as many repeated items when the description
+// numbers the item after its noun ("the qty for quick order line 3", "passenger 2's seat") and
+// none of them says that number: the items do not show their numbers, their order does. The
+// tie must be a run of the list's items, with no look-alike left out between them.
+func byNumberedItem(s *Snapshot, cs []scored, desc string) []scored {
+	n := 0
+	fields := strings.Fields(strings.ToLower(desc))
+	for i := 1; i < len(fields); i++ {
+		f := strings.TrimSuffix(strings.TrimRight(fields[i], ",.?!"), "'s")
+		v, err := strconv.Atoi(f)
+		if err != nil || !hasLetter(fields[i-1]) || hasDigit(fields[i-1]) || stopWords[fields[i-1]] {
+			continue
+		}
+		if n != 0 {
+			return cs // two numbers: which one counts the items?
+		}
+		n = v
+	}
+	if n < 1 || n > len(cs) {
+		return cs
+	}
+	num := strconv.Itoa(n)
+	items := map[int]bool{}
+	for _, c := range cs {
+		e := c.Element
+		if e.Item == 0 || items[e.Item] || !alike(e, cs[0].Element) || slices.Contains(ownWordsOf(e), num) {
+			return cs
+		}
+		items[e.Item] = true
+	}
+	byOrder := slices.Clone(cs)
+	slices.SortFunc(byOrder, func(a, b scored) int { return a.Element.ID - b.Element.ID })
+	for k, j := byOrder[0].Element.ID+1, 1; k < byOrder[len(byOrder)-1].Element.ID; k++ {
+		if k == byOrder[j].Element.ID {
+			j++
+		} else if e := &s.Elements[k]; alike(e, cs[0].Element) && e.Name == cs[0].Element.Name {
+			return cs // a look-alike the tie left out: its order is not the items'
+		}
+	}
+	return byOrder[n-1 : n]
 }
 
 // sides are the words that place one of a row of look-alikes by where it is on the screen ("the
