@@ -1,0 +1,16 @@
+package semantic
+
+import "testing"
+
+// TestResolve_NegatedAnswers: a description that denies what a yes/no question asks answers it
+// by the question's No control; one that says it as asked, by its Yes.
+func TestResolve_NegatedAnswers(t *testing.T) {
+	runResolveCases(t, "s22-answers.html", []resolveCase{
+		{"No, the bin was not left at the kerb", IntentClick, "", "kerb-no"},
+		{"the bin is not damaged", IntentClick, "", "dmg-no"},
+		{"the bin isn't damaged", IntentClick, "", "dmg-no"},
+		{"this page didn't answer my question", IntentClick, "", "fb-no"},
+		{"the bin is damaged", IntentClick, "", "dmg-yes"},
+		{"this page answered my question", IntentClick, "", "fb-yes"},
+	})
+}
