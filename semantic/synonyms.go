@@ -144,6 +144,12 @@ var wordAlternatives = map[string][]string{
 	"confirm": {"save", "submit", "apply"}, "apply": {"save", "confirm"},
 	"submit": {"send", "confirm"}, "send": {"submit"}, "undo": {"revert"}, "buy": {"purchase", "checkout"},
 	"purchase": {"buy"},
+	// Keeping a thing from happening is what a control that disables or blocks it does.
+	"prevent": {"disable", "block", "stop"},
+	// "the zero excess cover" is the plan that says "No excess".
+	"zero": {"no", "none"},
+	// "ask for a human": support chats offer to "Talk to a person" or an agent.
+	"human": {"person", "agent", "representative"},
 	// People and groups.
 	"participants": {"people", "members", "attendees", "everyone"}, "members": {"people", "participants"},
 	"people": {"members", "participants", "everyone"}, "attendees": {"participants", "guests"},
