@@ -24,3 +24,16 @@ func TestResolve_WordAlternatives_Act(t *testing.T) {
 		{"ask for a human", IntentClick, "", "chip-person"},
 	})
 }
+
+// TestResolve_ParticipleClause: a participle after the noun ("the order marked as express")
+// says which one; the noun is what is acted on, not the verb of a "Mark shipped" button.
+func TestResolve_ParticipleClause(t *testing.T) {
+	for desc, want := range map[string]string{"open the order marked as express": "order", "the file shared by Ana": "file"} {
+		if h := Parse(desc).Head; h != want {
+			t.Errorf("Parse(%q).Head = %q, want %q", desc, h, want)
+		}
+	}
+	runResolveCases(t, "s22-orders.html", []resolveCase{
+		{"open the order marked as express", IntentClick, "", "o-5522"},
+	})
+}
