@@ -1815,7 +1815,10 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string) int {
 	e := &s.Elements[l]
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
-	if lt == "" || utf8.RuneCountInString(lt) > 40 || !hasLetter(lt) {
+	if lt == "" || utf8.RuneCountInString(lt) > 40 && !strings.HasSuffix(lt, "?") || !hasLetter(lt) {
+		// A long text is a sentence, not a label; but a question of any length is what the
+		// control after it answers ("... How many chromosomes does each cell have?" and its
+		// answer box).
 		return -1
 	}
 	var rest []string

@@ -37,3 +37,12 @@ func TestResolve_ParticipleClause(t *testing.T) {
 		{"open the order marked as express", IntentClick, "", "o-5522"},
 	})
 }
+
+// TestResolve_LongQuestionLabels: a question names the control after it however long it is:
+// the answer box of a quiz question that takes two sentences to ask.
+func TestResolve_LongQuestionLabels(t *testing.T) {
+	runResolveCases(t, "s22-quiz.html", []resolveCase{
+		{"type the temperature the water boils at", IntentType, "", "q1-ans"},
+		{"enter the elements of table salt", IntentType, "", "q2-ans"},
+	})
+}
