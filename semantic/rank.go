@@ -795,7 +795,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "send the meter reading" is the form's Send button, not the "Submit it below" link that
 	// jumps to the form: a link to a part of the page goes there, it does not act, unless it
 	// says the very verb ("Chat with us" opens the chat).
-	if qt.verb != "" && !placeVerbs[p.Head] && intent != IntentRead && textScore > 0 && e.Role == "link" && len(e.Href) > 1 && e.Href[0] == '#' && !contains(pe.toks[0], qt.verb) {
+	// Nor does it choose: "pick anaphase for question 3" is the question's answer select, not
+	// the "3" that scrolls to the question.
+	if (qt.verb != "" && !placeVerbs[p.Head] && !contains(pe.toks[0], qt.verb) || choosingVerbs[p.Verb]) && intent != IntentRead && textScore > 0 && e.Role == "link" && len(e.Href) > 1 && e.Href[0] == '#' {
 		total -= 0.15
 		why = append(why, "jumps to a part of the page")
 	}

@@ -46,3 +46,11 @@ func TestResolve_LongQuestionLabels(t *testing.T) {
 		{"enter the elements of table salt", IntentType, "", "q2-ans"},
 	})
 }
+
+// TestResolve_ChoiceNotJump: a link that scrolls to a part of the page does not choose: "pick
+// argon for question 3" is the question's answer select, not the "3" that jumps to it.
+func TestResolve_ChoiceNotJump(t *testing.T) {
+	runResolveCases(t, "s22-quiz.html", []resolveCase{
+		{"pick argon for question 3", IntentClick, "", "q3-sel"},
+	})
+}
