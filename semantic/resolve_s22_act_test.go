@@ -54,3 +54,13 @@ func TestResolve_ChoiceNotJump(t *testing.T) {
 		{"pick argon for question 3", IntentClick, "", "q3-sel"},
 	})
 }
+
+// TestResolve_ToggleOfAThing: "turn off the porch light" is the light's switch, not the
+// Options button beside its name: a button that says neither the thing nor on, off or power
+// is no toggle of it.
+func TestResolve_ToggleOfAThing(t *testing.T) {
+	runResolveCases(t, "s22-devices.html", []resolveCase{
+		{"turn off the porch light", IntentClick, "", "d1-sw"},
+		{"turn on the attic fan", IntentClick, "", "d2-sw"},
+	})
+}
