@@ -64,3 +64,11 @@ func TestResolve_ToggleOfAThing(t *testing.T) {
 		{"turn on the attic fan", IntentClick, "", "d2-sw"},
 	})
 }
+
+// TestResolve_HandIn: "hand in" and "turn in" are submitting, not an "in ..." phrase of place.
+func TestResolve_HandIn(t *testing.T) {
+	runResolveCases(t, "s22-quiz.html", []resolveCase{
+		{"hand in the check-in", IntentClick, "", "submit"},
+		{"turn in my answers", IntentClick, "", "submit"},
+	})
+}

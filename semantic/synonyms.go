@@ -44,6 +44,8 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:bump|turn|crank|push) up\b|\b(?:add )?one more\b`), "increase"},
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
 	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
+	// "hand in the exam", "turn in my assignment": submit it.
+	{regexp.MustCompile(`(?i)\b(?:hand|turn) in\b`), "submit"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
 	// "mark Tom's answer as helpful": the Helpful button on Tom's answer. (A state, "mark all
 	// as read", is set by a button that keeps the verb: "Mark all as read".)
