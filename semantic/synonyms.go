@@ -106,7 +106,7 @@ var wordAlternatives = map[string][]string{
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
 	// "save the new card": a stored thing is saved again by its Update button ("Update card").
-	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark", "update"},
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark", "update", "confirm"},
 	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
