@@ -74,3 +74,11 @@ func TestResolve_HandIn(t *testing.T) {
 		{"turn in my answers", IntentClick, "", "submit"},
 	})
 }
+
+// TestResolve_ChangeIsEdit: changing a thing is editing it: "change my dates" is the block's
+// Edit button, not one of the dates it shows.
+func TestResolve_ChangeIsEdit(t *testing.T) {
+	runResolveCases(t, "s22-trip.html", []resolveCase{
+		{"change my dates", IntentClick, "", "edit-trip"},
+	})
+}

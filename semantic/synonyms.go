@@ -138,8 +138,8 @@ var wordAlternatives = map[string][]string{
 	// Money and documents.
 	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
 	"fee": {"charge", "cost"}, "charge": {"fee", "amount"}, "total": {"sum", "amount"}, "custom": {"other"},
-	// Actions apps name differently.
-	"stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
+	// Actions apps name differently ("change my dates" is the block's Edit or Modify button).
+	"change": {"edit", "modify"}, "stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
 	"resume": {"continue", "unpause"}, "continue": {"next", "proceed"},
 	"refresh": {"reload", "sync"}, "reload": {"refresh"}, "duplicate": {"copy", "clone"}, "copy": {"duplicate"},
 	"upload": {"attach", "browse", "choose"}, "attach": {"upload"}, "reset": {"clear"}, "clear": {"reset"},
