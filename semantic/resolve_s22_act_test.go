@@ -82,3 +82,10 @@ func TestResolve_ChangeIsEdit(t *testing.T) {
 		{"change my dates", IntentClick, "", "edit-trip"},
 	})
 }
+
+// TestResolve_DropOffIsReturn: where a hired van is dropped off is its return.
+func TestResolve_DropOffIsReturn(t *testing.T) {
+	runResolveCases(t, "s22-hire.html", []resolveCase{
+		{"change where I drop the van off", IntentClick, "", "leg2-edit"},
+	})
+}

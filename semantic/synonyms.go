@@ -129,8 +129,8 @@ var wordAlternatives = map[string][]string{
 	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
 	"camera": {"video"}, "video": {"camera"}, "present": {"share"}, "share": {"present"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
-	// Travel and booking forms.
-	"origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
+	// Travel and booking forms ("where I drop the car off" is a hire's return).
+	"drop": {"return"}, "origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
 	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
 	// A room or a fare is booked by its Select button.
 	"book": {"reserve", "request", "select"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
