@@ -485,7 +485,7 @@ func Parse(description string) Parsed {
 			p.Kind = "count"
 			continue
 		}
-		if softWords[w] {
+		if softWords[w] || markedAs(main, i) {
 			continue
 		}
 		p.Words = append(p.Words, w)
@@ -1344,6 +1344,10 @@ func headOf(main []string) string {
 			return last
 		case clauseSubjects[w] && last != "" && !auxiliaries[main[i-1]]:
 			return last
+		case last != "" && (markedAs(main, i) || pastParticiple(w) && i+1 < len(main) && main[i+1] == "by"):
+			// "the order marked as a gift", "the file shared by Ana": a participle after
+			// the noun opens a clause that says which one; the noun is the head.
+			return last
 		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w]:
 		case roleWords[w] != nil:
 			last = ""
@@ -1354,6 +1358,16 @@ func headOf(main []string) string {
 		}
 	}
 	return last
+}
+
+// pastParticiple reports whether w looks like a regular past participle ("marked", "shipped").
+func pastParticiple(w string) bool { return len(w) > 4 && strings.HasSuffix(w, "ed") }
+
+// markedAs reports whether main[i] is a participle that puts a label on the noun before it
+// ("the order marked as a gift", "the mail flagged as spam"): the page shows the label
+// ("Gift"), not the participle, which would name a control that marks ("Mark shipped").
+func markedAs(main []string, i int) bool {
+	return i > 0 && i+1 < len(main) && main[i+1] == "as" && pastParticiple(main[i]) && contentWord(main[i-1])
 }
 
 // objectOf is the first noun phrase of main, the words after an instruction's verb, as far as

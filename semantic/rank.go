@@ -797,7 +797,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// "send the meter reading" is the form's Send button, not the "Submit it below" link that
 	// jumps to the form: a link to a part of the page goes there, it does not act, unless it
 	// says the very verb ("Chat with us" opens the chat).
-	if qt.verb != "" && !placeVerbs[p.Head] && intent != IntentRead && textScore > 0 && e.Role == "link" && len(e.Href) > 1 && e.Href[0] == '#' && !contains(pe.toks[0], qt.verb) {
+	// Nor does it choose: "pick anaphase for question 3" is the question's answer select, not
+	// the "3" that scrolls to the question.
+	if (qt.verb != "" && !placeVerbs[p.Head] && !contains(pe.toks[0], qt.verb) || choosingVerbs[p.Verb]) && intent != IntentRead && textScore > 0 && e.Role == "link" && len(e.Href) > 1 && e.Href[0] == '#' {
 		total -= 0.15
 		why = append(why, "jumps to a part of the page")
 	}
@@ -860,6 +862,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			roleScore = roleNear
 			roleOK = true
 			why = append(why, "acts as "+p.Roles[0])
+		}
+		if roleOK && notTheToggle(pe, qt) {
+			roleScore, roleOK = roleMismatch, false
+			why = append(why, "a button, not the toggle")
 		}
 		// A role word may also be the name ("the Menu button", a logo whose alt says "logo").
 		if len(qt.roleWords) > 0 {
@@ -2097,6 +2103,17 @@ func namedForAction(pe *prepared, p *Parsed, qt *queryText) bool {
 		verb = p.Head
 	}
 	return verb != "" && pe.el.Interactive && firstWordOf(pe.norm[0]) == verb
+}
+
+// switchWords are what a button that switches a thing on and off may say instead of its name.
+var switchWords = []string{"on", "off", "power"}
+
+// notTheToggle reports whether pe is a button that a toggle description ("turn off the lobby
+// thermostat": the thermostat's toggle) takes only for its role, in the thing's card, saying
+// neither the thing nor on, off or power ("Options"): a button beside the toggle, not it.
+func notTheToggle(pe *prepared, qt *queryText) bool {
+	return pe.el.Role == "button" && contains(qt.roleWords, "toggl") && len(qt.words) > 0 &&
+		!ownsAny(pe, qt.words) && !ownsAny(pe, switchWords)
 }
 
 // setterVerbs are verbs that a control does by its state, without naming them, with the roles

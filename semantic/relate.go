@@ -1769,6 +1769,13 @@ func labelledControl(s *Snapshot, l int, intent Intent) int {
 	return -1
 }
 
+// negations are the stemmed words that deny what they go with ("not", "never", and the "t"
+// that a tokenized "don't" or "isn't" leaves).
+var negations = map[string]bool{"not": true, "never": true, "t": true}
+
+// negating reports whether the stemmed word w denies what it goes with.
+func negating(w string) bool { return negations[w] }
+
 // moneyHeads are the figures that are sums of money: "the order total for Lukas Brandt" is
 // the price in Lukas Brandt's order.
 var moneyHeads = map[string]bool{
@@ -1867,7 +1874,10 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string) int {
 	e := &s.Elements[l]
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
-	if lt == "" || utf8.RuneCountInString(lt) > 40 || !hasLetter(lt) {
+	if lt == "" || utf8.RuneCountInString(lt) > 40 && !strings.HasSuffix(lt, "?") || !hasLetter(lt) {
+		// A long text is a sentence, not a label; but a question of any length is what the
+		// control after it answers ("... How many chromosomes does each cell have?" and its
+		// answer box).
 		return -1
 	}
 	var rest []string
@@ -1878,6 +1888,11 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 	}
 	if len(rest) > 0 {
 		words = rest
+	}
+	if slices.ContainsFunc(rest, negating) {
+		// "this page was not helpful" after "Was this page helpful?": a negation the question
+		// does not say answers it, by the control that says no.
+		words = append(words[:len(words):len(words)], "no")
 	}
 	end := len(s.Elements)
 	if e.Parent >= 0 {

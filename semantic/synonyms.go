@@ -44,6 +44,8 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:bump|turn|crank|push) up\b|\b(?:add )?one more\b`), "increase"},
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
 	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
+	// "hand in the exam", "turn in my assignment": submit it.
+	{regexp.MustCompile(`(?i)\b(?:hand|turn) in\b`), "submit"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
 	// "mark Tom's answer as helpful": the Helpful button on Tom's answer. (A state, "mark all
 	// as read", is set by a button that keeps the verb: "Mark all as read".)
@@ -104,7 +106,7 @@ var wordAlternatives = map[string][]string{
 	"cost": {"price", "fee", "total"}, "price": {"cost"}, "amount": {"total"},
 	"pharmacy": {"store"}, "shop": {"store"}, "email": {"mail"}, "mail": {"email"},
 	// "save the new card": a stored thing is saved again by its Update button ("Update card").
-	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark", "update"},
+	"quantity": {"qty"}, "qty": {"quantity"}, "bookmark": {"save", "wishlist"}, "save": {"bookmark", "update", "confirm"},
 	"ebook": {"e-book"}, "author": {"by", "user", "username", "poster"},
 	"magnifying": {"search"}, "glass": {"search"}, "thumb": {"like", "dislike"},
 	"surname": {"last", "family"}, "forename": {"first", "given"}, "given": {"first"},
@@ -127,8 +129,8 @@ var wordAlternatives = map[string][]string{
 	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
 	"camera": {"video"}, "video": {"camera"}, "present": {"share"}, "share": {"present"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
-	// Travel and booking forms.
-	"origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
+	// Travel and booking forms ("where I drop the car off" is a hire's return).
+	"drop": {"return"}, "origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
 	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
 	// A room or a fare is booked by its Select button.
 	"book": {"reserve", "request", "select"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
@@ -136,14 +138,20 @@ var wordAlternatives = map[string][]string{
 	// Money and documents.
 	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
 	"fee": {"charge", "cost"}, "charge": {"fee", "amount"}, "total": {"sum", "amount"}, "custom": {"other"},
-	// Actions apps name differently.
-	"stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
+	// Actions apps name differently ("change my dates" is the block's Edit or Modify button).
+	"change": {"edit", "modify"}, "stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
 	"resume": {"continue", "unpause"}, "continue": {"next", "proceed"},
 	"refresh": {"reload", "sync"}, "reload": {"refresh"}, "duplicate": {"copy", "clone"}, "copy": {"duplicate"},
 	"upload": {"attach", "browse", "choose"}, "attach": {"upload"}, "reset": {"clear"}, "clear": {"reset"},
 	"confirm": {"save", "submit", "apply"}, "apply": {"save", "confirm"},
 	"submit": {"send", "confirm"}, "send": {"submit"}, "undo": {"revert"}, "buy": {"purchase", "checkout"},
 	"purchase": {"buy"},
+	// Keeping a thing from happening is what a control that disables or blocks it does.
+	"prevent": {"disable", "block", "stop"},
+	// "the zero excess cover" is the plan that says "No excess".
+	"zero": {"no", "none"},
+	// "ask for a human": support chats offer to "Talk to a person" or an agent.
+	"human": {"person", "agent", "representative"},
 	// People and groups.
 	"participants": {"people", "members", "attendees", "everyone"}, "members": {"people", "participants"},
 	"people": {"members", "participants", "everyone"}, "attendees": {"participants", "guests"},
