@@ -1,0 +1,30 @@
+package semantic
+
+import "testing"
+
+// TestResolve_ISODates: a date written year first ("2025-05-04") is a date, the answer to
+// "when" in the row of the thing asked about.
+func TestResolve_ISODates(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"when was the sourdough starter video uploaded", IntentRead, "", "up-30"},
+		{"when was the focaccia video uploaded?", IntentRead, "", "up-29"},
+	})
+}
+
+// TestValueShape_ISODates: year-first dates are dates; a phone number or a range of years is a figure, no date.
+func TestValueShape_ISODates(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want shape
+	}{
+		{"2025-05-04", shapeDate},
+		{"published 2024-11-30", shapeDate},
+		{"2025-05-04t09:30", shapeDate | shapeTime | shapeClock},
+		{"555-0142", shapeNumber},
+		{"2019-2024", shapeNumber},
+	} {
+		if got := valueShape(c.text); got != c.want {
+			t.Errorf("valueShape(%q) = %b, want %b", c.text, got, c.want)
+		}
+	}
+}
