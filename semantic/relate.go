@@ -64,6 +64,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 			all = handToFigure(s, ps, qt.words, all, p.Kind != "count" && p.Kind != "figure")
 		}
 		all = handLabelToKind(s, ps, p, all)
+		all = handToField(s, ps, qt, all)
 		if p.Who {
 			all = handToName(s, ps, all)
 		}
@@ -178,6 +179,46 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 	}
 	return all
 }
+
+// handToField hands a block's score to the one part of it that says what is asked for when
+// another part names whose it is: "the availability of Kindred" matches the list item
+// "<h3>Kindred</h3> … <p>2 of 5 copies available</p>" as a whole, and the answer is the line
+// that says available; the block is the possessor's item, not its field. Only a small block
+// of plain text with one such part hands it on.
+func handToField(s *Snapshot, ps []prepared, qt *queryText, all []scored) []scored {
+	if qt.head == "" || len(qt.poss) == 0 || contains(qt.poss, qt.head) {
+		return all
+	}
+	at := indexByID(all)
+	n := len(all)
+	for i := 0; i < n; i++ {
+		b := all[i].Element.ID
+		e := &s.Elements[b]
+		if all[i].text == 0 || e.Interactive || e.Editable || ps[b].descendants == 0 || ps[b].descendants > maxFieldBlock {
+			continue
+		}
+		field, whose := -1, false
+		for d := b + 1; d <= b+ps[b].descendants && d < len(s.Elements); d++ {
+			switch pd := &ps[d]; {
+			case ownsAny(pd, qt.poss):
+				whose = true
+			case pd.descendants > 0 || s.Elements[d].Interactive || !ownsLike(pd, qt.head):
+			case field >= 0:
+				field = -2 // two parts say it: the block does not say which
+			case field == -1:
+				field = d
+			}
+		}
+		if field >= 0 && whose {
+			all = handDown(s, all, at, i, field, "the part of "+clip(firstOf(e.Name, e.Text), 40)+" that says it")
+		}
+	}
+	return all
+}
+
+// maxFieldBlock is the most elements a block may hold for handToField to look inside it: a
+// card or a list item, not a whole list.
+const maxFieldBlock = 24
 
 // handDown gives element to, inside candidate i, i's score (plus a little) with says as the
 // reason, adding it as a candidate when it is none yet; at indexes all by element and is kept.

@@ -28,3 +28,12 @@ func TestValueShape_ISODates(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_FieldOfBlock: "the availability of X" is the line of X's list item that says
+// available, not the list item that holds it and X's name.
+func TestResolve_FieldOfBlock(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"the availability of the Brompton", IntentAny, "", "avail-brompton"},
+		{"the availability of the Trek", IntentAny, "", "avail-fx3"},
+	})
+}
