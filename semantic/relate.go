@@ -51,6 +51,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	all = labelledOtherwise(s, ps, qt, all)
 	if p.Question {
 		echoes(ps, qt, all)
+		all = echoToItem(s, ps, p, qt, intent, all)
 	}
 	if intent != IntentRead {
 		handToControl(s, ps, all)
@@ -86,9 +87,84 @@ func echoes(ps []prepared, qt *queryText, all []scored) {
 	for i := range all {
 		if toks := ps[all[i].Element.ID].toks[0]; len(toks) > 0 && allIn(toks, qt.all) {
 			all[i].Score = round3(all[i].Score - echoPenalty)
-			all[i].Why += "; only repeats the question"
+			all[i].Why += echoWhy
 		}
 	}
+}
+
+// echoToItem answers a question whose best match only repeats it from the echo's item: "what
+// did Priya Shah order?" best matches the order card's "Priya Shah", and the answer is the card's
+// other field of the kind the question asks for (what she ordered: its first line of words after
+// her name; a date for "when", a person for "who", a price for "how much"). That field gets the
+// echo's match, without the echo's penalty.
+func echoToItem(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
+	if intent == IntentClick || intent == IntentType {
+		return all
+	}
+	best := -1
+	for i := range all {
+		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
+			best = i
+		}
+	}
+	if best < 0 || !strings.HasSuffix(all[best].Why, echoWhy) {
+		return all
+	}
+	echo := all[best].Element.ID
+	it := itemOf(s, echo)
+	if it < 0 || ps[it].descendants > maxFieldBlock {
+		return all
+	}
+	f := answerIn(s, ps, p, qt, it, echo)
+	if f < 0 {
+		return all
+	}
+	// The field says what the echo lacked: it has the echo's match without the echo's penalty.
+	at := indexByID(all)
+	all = handDown(s, all, at, best, f, "the answer beside "+clip(firstOf(s.Elements[echo].Name, s.Elements[echo].Text), 40))
+	j := at[f]
+	all[j].Score = round3(all[j].Score + echoPenalty)
+	all[j].Why = strings.TrimSuffix(all[j].Why, echoWhy)
+	return all
+}
+
+// echoWhy is what echoes adds to the reasons of a candidate that only repeats the question.
+const echoWhy = "; only repeats the question"
+
+// answerIn returns the field of item it that answers the question, or -1: a plain visible
+// leaf that says something the question does not, of the kind asked for; the only one such,
+// except that a "what" question of no kind takes the first line of words after echo.
+func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, it, echo int) int {
+	found := -1
+	for d := it + 1; d <= it+ps[it].descendants && d < len(s.Elements); d++ {
+		e, pd := &s.Elements[d], &ps[d]
+		if d == echo || pd.descendants > 0 || e.Interactive || e.Editable || !e.Visible || allIn(pd.toks[0], qt.all) {
+			continue
+		}
+		t := strings.TrimSpace(firstOf(e.Text, e.Name))
+		var fits bool
+		switch {
+		case kindShapes[p.Kind] != 0:
+			fits = pd.shape&kindShapes[p.Kind] != 0
+		case p.Kind == "price":
+			fits = pd.price
+		case p.Kind != "":
+			fits = hasDigit(t)
+		case p.Who:
+			fits = personName(t)
+		default:
+			if hasLetter(t) && !pd.price && pd.shape == 0 && !personName(t) && d > echo {
+				return d
+			}
+		}
+		if fits {
+			if found >= 0 {
+				return -1 // two such fields: the item does not say which
+			}
+			found = d
+		}
+	}
+	return found
 }
 
 // allIn reports whether every token of toks is in set or a stop word.

@@ -37,3 +37,12 @@ func TestResolve_FieldOfBlock(t *testing.T) {
 		{"the availability of the Trek", IntentAny, "", "avail-fx3"},
 	})
 }
+
+// TestResolve_EchoToItem: "what did Jonas Berg buy?" best matches the order's "Jonas Berg",
+// which only repeats the question; the answer is the order's other field of words.
+func TestResolve_EchoToItem(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"what did Jonas Berg buy?", IntentRead, "", "what-7702"},
+		{"what did Aisha Karim order", IntentRead, "", "what-7703"},
+	})
+}
