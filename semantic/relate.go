@@ -426,7 +426,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		// A key's value, when asked by a question or as the key of something ("the
 		// username of this login": the key says the head word alone).
 		if len(vs) == 0 && (p.Question || len(p.Possessor) > 0 && ps[c.Element.ID].norm[0] == p.Head) {
-			if v := keyValueOf(s, ps, c.Element.ID); v >= 0 {
+			if v := keyValueOf(s, ps, c.Element.ID, message); v >= 0 {
 				vs = []int{v}
 			}
 		}
@@ -704,8 +704,9 @@ func lookAlikeItems(a, b *Element) bool {
 // right after it, both the first of a small repeated container (one of a list of such fields) or
 // laid out as a pair (the value just right of the key on its line, or just under it). Only a
 // question, or the key of something ("the username of this login"), asks for what a key labels:
-// "the Blue mug" is the card's title, not its description.
-func keyValueOf(s *Snapshot, ps []prepared, l int) int {
+// "the Blue mug" is the card's title, not its description. When a message is asked for, the
+// value may be a longer text ("Customer note" over the note, see maxMessage).
+func keyValueOf(s *Snapshot, ps []prepared, l int, message bool) int {
 	e := &s.Elements[l]
 	v := l + 1
 	if e.Interactive || e.Editable || ps[l].descendants > 0 || v >= len(s.Elements) {
@@ -719,7 +720,11 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 	if !siblingValue(e, ve) {
 		return -1
 	}
-	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > 80 {
+	limit := 80
+	if message {
+		limit = maxMessage // a message a key names ("Customer note") says what it says at length
+	}
+	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > limit {
 		return -1
 	}
 	if it := e.Item; it != 0 && ve.Item == it && (l == 0 || s.Elements[l-1].Item != it) && (l+4 >= len(s.Elements) || s.Elements[l+4].Item != it) {
@@ -730,6 +735,10 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 	}
 	return -1
 }
+
+// maxMessage is the longest text a key labels as its value when a message is asked for: a
+// note or a review, not a page's worth.
+const maxMessage = 400
 
 // valueLink reports whether a link is a value to read as much as a place to go: a phone number
 // or an address to write to ("Phone (503) 555-0142" links to tel:).

@@ -46,3 +46,13 @@ func TestResolve_EchoToItem(t *testing.T) {
 		{"what did Aisha Karim order", IntentRead, "", "what-7703"},
 	})
 }
+
+// TestResolve_SaidKeyValue: "what did the guest say?" is still a question once read as the
+// guest's message, so the key that names the message ("Guest request") labels the answer, a
+// note longer than a short value.
+func TestResolve_SaidKeyValue(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"what did the guest say?", IntentRead, "", "req-text"},
+		{"what did the guest ask", IntentAny, "", "req-text"},
+	})
+}
