@@ -417,6 +417,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			// price", "Total" (named like the role word) for "the tax amount".
 			continue
 		}
+		if len(qt.words) > 0 && !saysLikeAny(&ps[c.Element.ID], qt.words) {
+			// A label labels by the words it shows: "Adoption pending" matched by its id
+			// (status-moose) is Moose's status itself, not the label of the fee after it.
+			continue
+		}
 		if len(which) > 0 && !ownsLikeAny(&ps[c.Element.ID], which) {
 			// "Next billing date" for "the card expiry date": any date is a date, the label
 			// says none of which one.
@@ -425,7 +430,7 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		vs := valuesOf(s, ps, c.Element.ID)
 		// A key's value, when asked by a question or as the key of something ("the
 		// username of this login": the key says the head word alone).
-		if len(vs) == 0 && (p.Question || len(p.Possessor) > 0 && ps[c.Element.ID].norm[0] == p.Head) {
+		if len(vs) == 0 && (p.Question || len(p.Possessor) > 0 && ps[c.Element.ID].norm[0] == p.Head) && !titleOnly(c.Element, &ps[c.Element.ID], qt) {
 			if v := keyValueOf(s, ps, c.Element.ID, message); v >= 0 {
 				vs = []int{v}
 			}
@@ -483,6 +488,27 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		}
 	}
 	return all
+}
+
+// titleOnly reports whether heading e names the thing asked about but not what is asked of it
+// (the head word): a pet card's "Moose" for "is Moose still available" (Moose's status) is the
+// card's title, and the line under it ("Great Dane · Male · 5 yrs") no value it keys.
+func titleOnly(e *Element, pe *prepared, qt *queryText) bool {
+	return e.Role == "heading" && qt.head != "" && !ownsLike(pe, qt.head)
+}
+
+// saysLikeAny reports whether the element shows one of words, or a page's alternative for it,
+// in its name, label or text: what a reader sees, not its id or class.
+func saysLikeAny(pe *prepared, words []string) bool {
+	for _, w := range words {
+		alts := altsFor(w)
+		for _, f := range containedFields {
+			if contains(pe.toks[f], w) || len(alts) > 0 && anyAlt(pe.toks[f], alts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unitOnly reports whether an element says, of a count question's words, only the unit counted

@@ -56,3 +56,13 @@ func TestResolve_SaidKeyValue(t *testing.T) {
 		{"what did the guest ask", IntentAny, "", "req-text"},
 	})
 }
+
+// TestResolve_StateOfCard: "is Juniper still free?" reads the room card's status tag. The card's
+// title keys no value of its own ("Juniper" over "Queen bed · 2 guests · 18 m²"), and the tag,
+// matched by its id, is the status itself, not the label of the rate after it.
+func TestResolve_StateOfCard(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"is Juniper still free?", IntentRead, "", "state-juniper"},
+		{"is Rowan available now", IntentRead, "", "state-rowan"},
+	})
+}
