@@ -111,11 +111,11 @@ func echoToItem(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Int
 		return all
 	}
 	echo := all[best].Element.ID
-	it := itemOf(s, echo)
-	if it < 0 || ps[it].descendants > maxFieldBlock {
+	lo, hi, ok := itemSpan(s, ps, echo)
+	if !ok {
 		return all
 	}
-	f := answerIn(s, ps, p, qt, it, echo)
+	f := answerIn(s, ps, p, qt, lo, hi, echo)
 	if f < 0 {
 		return all
 	}
@@ -128,15 +128,39 @@ func echoToItem(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Int
 	return all
 }
 
+// itemSpan is the elements of the item element i is a part of, first to last: the inside of its
+// list item, row or article, or else the run of elements around it in the same outermost
+// repeated container (a card of a grid of cards, which a shadow root may hold without a parent
+// in the snapshot). ok is false when it is in none, or in one larger than maxFieldBlock.
+func itemSpan(s *Snapshot, ps []prepared, i int) (lo, hi int, ok bool) {
+	if it := itemOf(s, i); it >= 0 {
+		return it + 1, it + ps[it].descendants, ps[it].descendants <= maxFieldBlock
+	}
+	if s.Elements[i].Item == 0 {
+		return 0, 0, false
+	}
+	top := topItem(s, s.Elements[i].Item)
+	same := func(k int) bool { it := s.Elements[k].Item; return it != 0 && topItem(s, it) == top }
+	lo, hi = i, i
+	for lo > 0 && same(lo-1) && hi-lo < maxFieldBlock {
+		lo--
+	}
+	for hi+1 < len(s.Elements) && same(hi+1) && hi-lo < maxFieldBlock {
+		hi++
+	}
+	return lo, hi, hi-lo < maxFieldBlock
+}
+
 // echoWhy is what echoes adds to the reasons of a candidate that only repeats the question.
 const echoWhy = "; only repeats the question"
 
-// answerIn returns the field of item it that answers the question, or -1: a plain visible
+// answerIn returns the field of the item whose elements are lo to hi that answers the question,
+// or -1: a plain visible
 // leaf that says something the question does not, of the kind asked for; the only one such,
 // except that a "what" question of no kind takes the first line of words after echo.
-func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, it, echo int) int {
+func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo int) int {
 	found := -1
-	for d := it + 1; d <= it+ps[it].descendants && d < len(s.Elements); d++ {
+	for d := lo; d <= hi && d < len(s.Elements); d++ {
 		e, pd := &s.Elements[d], &ps[d]
 		if d == echo || pd.descendants > 0 || e.Interactive || e.Editable || !e.Visible || allIn(pd.toks[0], qt.all) {
 			continue
@@ -612,9 +636,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if hasDigit(lt) && !(header && hasLetter(lt)) || len([]rune(lt)) > 40 {
 		return -1
 	}
-	if (e.Role == "cell" || e.Role == "gridcell") && !strings.HasPrefix(e.Context, "table") {
-		// A cell under a column header is data, not the label of the next cell; in a table
-		// without headers ("Market cap | 2.28T") the first cell of a pair is.
+	if dataCell(e) {
 		return -1
 	}
 	if f := tileFigure(s, ps, l, end); f >= 0 && !button {
@@ -654,6 +676,13 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// dataCell reports whether e is a cell under a column header: data, not the label of the next
+// cell ("Loading dock camera | Device went offline" in an event log). In a table without
+// headers ("Market cap | 2.28T") the first cell of a pair is a label.
+func dataCell(e *Element) bool {
+	return (e.Role == "cell" || e.Role == "gridcell") && !strings.HasPrefix(e.Context, "table")
 }
 
 // enumeratorRe is a step's or a list entry's number before its words: "3. Started signup".
@@ -739,7 +768,7 @@ func keyValueOf(s *Snapshot, ps []prepared, l int, message bool) int {
 		return -1
 	}
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
-	if lt == "" || len([]rune(lt)) > 30 || hasDigit(lt) {
+	if lt == "" || len([]rune(lt)) > 30 || hasDigit(lt) || dataCell(e) {
 		return -1
 	}
 	ve := &s.Elements[v]

@@ -66,3 +66,14 @@ func TestResolve_StateOfCard(t *testing.T) {
 		{"is Rowan available now", IntentRead, "", "state-rowan"},
 	})
 }
+
+// TestResolve_StateBesideEcho: "is the freezer door online?" best matches the card's name,
+// which only repeats the question; the answer is the card's other field (its status). A card
+// of a plain div grid is an item as a list item is, and a cell under a column header ("Freezer
+// door" in the events table) keys no value beside it.
+func TestResolve_StateBesideEcho(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"is the freezer door online?", IntentRead, "", "st-door"},
+		{"is the flour bin scale working", IntentRead, "", "st-scale"},
+	})
+}
