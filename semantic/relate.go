@@ -1026,6 +1026,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
+		if p.Question && qt.head != "" && own&lastHead == 0 && attrAbbreviates(&ps[c], qt.head) {
+			own |= lastHead // class="loc" for "where is Tomasz based" (his location)
+		}
 		if setsObject(&ps[c], p, qt) || namedForAction(&ps[c], p, qt) {
 			// "change the category": the Category select does the changing; "select the
 			// shipment with PO-31260": the row's Select box acts on the shipment (the head
@@ -1805,6 +1808,19 @@ func attrMask(pe *prepared, words []string) uint64 {
 		}
 	}
 	return m
+}
+
+// attrAbbreviates reports whether the element's id, class or test id carries the first letters
+// of word w: class names abbreviate what the element is ("loc" for location, "desc" for
+// description). Only a question's head word is read so: the field asked for, not whose it is
+// nor what an instruction acts on.
+func attrAbbreviates(pe *prepared, w string) bool {
+	for _, f := range attrFields {
+		if slices.ContainsFunc(pe.toks[f], func(t string) bool { return abbreviates(t, w) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // attrHas reports whether the element's id, class or test id carries word w.

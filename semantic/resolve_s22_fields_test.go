@@ -77,3 +77,13 @@ func TestResolve_StateBesideEcho(t *testing.T) {
 		{"is the flour bin scale working", IntentRead, "", "st-scale"},
 	})
 }
+
+// TestResolve_AbbreviatedClass: "where is Inês based" asks her location, which the page marks
+// with class="loc" inside the line of her facts: a class that abbreviates the question's head
+// word says what the element is, as a class that spells it does.
+func TestResolve_AbbreviatedClass(t *testing.T) {
+	runResolveCases(t, "fields.html", []resolveCase{
+		{"where is Inês based?", IntentRead, "", "loc-1"},
+		{"where is Tobias located", IntentRead, "", "loc-2"},
+	})
+}
