@@ -302,6 +302,9 @@ func Parse(description string) Parsed {
 		return m
 	})
 
+	// "what did the customer say?" is rewritten as the customer's message, and is still a
+	// question: a key that names the message ("Customer note") labels the answer.
+	p.Question = saidQuestionRe.MatchString(s)
 	s = rewritePhrases(s)
 
 	// Attribute hints on quoted values (placeholder "Search…") and on bare ones (name=email).

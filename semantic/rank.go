@@ -908,7 +908,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// a line that says "results" would.
 			total += countedHeadingScore
 			why = append(why, "a heading that says how many it holds")
-		case qt.head != "" && attrHas(pe, qt.head):
+		case qt.head != "" && (attrHas(pe, qt.head) || p.Question && attrAbbreviates(pe, qt.head)):
 			// "the delivery status of the kettle": class="status" says what it is; the
 			// kettle is on an element beside it.
 			needAnchor = true

@@ -51,6 +51,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	all = labelledOtherwise(s, ps, qt, all)
 	if p.Question {
 		echoes(ps, qt, all)
+		all = echoToItem(s, ps, p, qt, intent, all)
 	}
 	if intent != IntentRead {
 		handToControl(s, ps, all)
@@ -64,6 +65,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 			all = handToFigure(s, ps, qt.words, all, p.Kind != "count" && p.Kind != "figure")
 		}
 		all = handLabelToKind(s, ps, p, all)
+		all = handToField(s, ps, qt, all)
 		if p.Who {
 			all = handToName(s, ps, all)
 		}
@@ -85,9 +87,108 @@ func echoes(ps []prepared, qt *queryText, all []scored) {
 	for i := range all {
 		if toks := ps[all[i].Element.ID].toks[0]; len(toks) > 0 && allIn(toks, qt.all) {
 			all[i].Score = round3(all[i].Score - echoPenalty)
-			all[i].Why += "; only repeats the question"
+			all[i].Why += echoWhy
 		}
 	}
+}
+
+// echoToItem answers a question whose best match only repeats it from the echo's item: "what
+// did Priya Shah order?" best matches the order card's "Priya Shah", and the answer is the card's
+// other field of the kind the question asks for (what she ordered: its first line of words after
+// her name; a date for "when", a person for "who", a price for "how much"). That field gets the
+// echo's match, without the echo's penalty.
+func echoToItem(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
+	if intent == IntentClick || intent == IntentType {
+		return all
+	}
+	best := -1
+	for i := range all {
+		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
+			best = i
+		}
+	}
+	if best < 0 || !strings.HasSuffix(all[best].Why, echoWhy) {
+		return all
+	}
+	echo := all[best].Element.ID
+	lo, hi, ok := itemSpan(s, ps, echo)
+	if !ok {
+		return all
+	}
+	f := answerIn(s, ps, p, qt, lo, hi, echo)
+	if f < 0 {
+		return all
+	}
+	// The field says what the echo lacked: it has the echo's match without the echo's penalty.
+	at := indexByID(all)
+	all = handDown(s, all, at, best, f, "the answer beside "+clip(firstOf(s.Elements[echo].Name, s.Elements[echo].Text), 40))
+	j := at[f]
+	all[j].Score = round3(all[j].Score + echoPenalty)
+	all[j].Why = strings.TrimSuffix(all[j].Why, echoWhy)
+	return all
+}
+
+// itemSpan is the elements of the item element i is a part of, first to last: the inside of its
+// list item, row or article, or else the run of elements around it in the same outermost
+// repeated container (a card of a grid of cards, which a shadow root may hold without a parent
+// in the snapshot). ok is false when it is in none, or in one larger than maxFieldBlock.
+func itemSpan(s *Snapshot, ps []prepared, i int) (lo, hi int, ok bool) {
+	if it := itemOf(s, i); it >= 0 {
+		return it + 1, it + ps[it].descendants, ps[it].descendants <= maxFieldBlock
+	}
+	if s.Elements[i].Item == 0 {
+		return 0, 0, false
+	}
+	top := topItem(s, s.Elements[i].Item)
+	same := func(k int) bool { it := s.Elements[k].Item; return it != 0 && topItem(s, it) == top }
+	lo, hi = i, i
+	for lo > 0 && same(lo-1) && hi-lo < maxFieldBlock {
+		lo--
+	}
+	for hi+1 < len(s.Elements) && same(hi+1) && hi-lo < maxFieldBlock {
+		hi++
+	}
+	return lo, hi, hi-lo < maxFieldBlock
+}
+
+// echoWhy is what echoes adds to the reasons of a candidate that only repeats the question.
+const echoWhy = "; only repeats the question"
+
+// answerIn returns the field of the item whose elements are lo to hi that answers the question,
+// or -1: a plain visible
+// leaf that says something the question does not, of the kind asked for; the only one such,
+// except that a "what" question of no kind takes the first line of words after echo.
+func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo int) int {
+	found := -1
+	for d := lo; d <= hi && d < len(s.Elements); d++ {
+		e, pd := &s.Elements[d], &ps[d]
+		if d == echo || pd.descendants > 0 || e.Interactive || e.Editable || !e.Visible || allIn(pd.toks[0], qt.all) {
+			continue
+		}
+		t := strings.TrimSpace(firstOf(e.Text, e.Name))
+		var fits bool
+		switch {
+		case kindShapes[p.Kind] != 0:
+			fits = pd.shape&kindShapes[p.Kind] != 0
+		case p.Kind == "price":
+			fits = pd.price
+		case p.Kind != "":
+			fits = hasDigit(t)
+		case p.Who:
+			fits = personName(t)
+		default:
+			if hasLetter(t) && !pd.price && pd.shape == 0 && !personName(t) && d > echo {
+				return d
+			}
+		}
+		if fits {
+			if found >= 0 {
+				return -1 // two such fields: the item does not say which
+			}
+			found = d
+		}
+	}
+	return found
 }
 
 // allIn reports whether every token of toks is in set or a stop word.
@@ -178,6 +279,46 @@ func handToFigure(s *Snapshot, ps []prepared, words []string, all []scored, byLe
 	}
 	return all
 }
+
+// handToField hands a block's score to the one part of it that says what is asked for when
+// another part names whose it is: "the availability of Kindred" matches the list item
+// "<h3>Kindred</h3> … <p>2 of 5 copies available</p>" as a whole, and the answer is the line
+// that says available; the block is the possessor's item, not its field. Only a small block
+// of plain text with one such part hands it on.
+func handToField(s *Snapshot, ps []prepared, qt *queryText, all []scored) []scored {
+	if qt.head == "" || len(qt.poss) == 0 || contains(qt.poss, qt.head) {
+		return all
+	}
+	at := indexByID(all)
+	n := len(all)
+	for i := 0; i < n; i++ {
+		b := all[i].Element.ID
+		e := &s.Elements[b]
+		if all[i].text == 0 || e.Interactive || e.Editable || ps[b].descendants == 0 || ps[b].descendants > maxFieldBlock {
+			continue
+		}
+		field, whose := -1, false
+		for d := b + 1; d <= b+ps[b].descendants && d < len(s.Elements); d++ {
+			switch pd := &ps[d]; {
+			case ownsAny(pd, qt.poss):
+				whose = true
+			case pd.descendants > 0 || s.Elements[d].Interactive || !ownsLike(pd, qt.head):
+			case field >= 0:
+				field = -2 // two parts say it: the block does not say which
+			case field == -1:
+				field = d
+			}
+		}
+		if field >= 0 && whose {
+			all = handDown(s, all, at, i, field, "the part of "+clip(firstOf(e.Name, e.Text), 40)+" that says it")
+		}
+	}
+	return all
+}
+
+// maxFieldBlock is the most elements a block may hold for handToField to look inside it: a
+// card or a list item, not a whole list.
+const maxFieldBlock = 24
 
 // handDown gives element to, inside candidate i, i's score (plus a little) with says as the
 // reason, adding it as a candidate when it is none yet; at indexes all by element and is kept.
@@ -300,6 +441,11 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 			// price", "Total" (named like the role word) for "the tax amount".
 			continue
 		}
+		if len(qt.words) > 0 && !saysLikeAny(&ps[c.Element.ID], qt.words) {
+			// A label labels by the words it shows: "Adoption pending" matched by its id
+			// (status-moose) is Moose's status itself, not the label of the fee after it.
+			continue
+		}
 		if len(which) > 0 && !ownsLikeAny(&ps[c.Element.ID], which) {
 			// "Next billing date" for "the card expiry date": any date is a date, the label
 			// says none of which one.
@@ -308,8 +454,8 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		vs := valuesOf(s, ps, c.Element.ID)
 		// A key's value, when asked by a question or as the key of something ("the
 		// username of this login": the key says the head word alone).
-		if len(vs) == 0 && (p.Question || len(p.Possessor) > 0 && ps[c.Element.ID].norm[0] == p.Head) {
-			if v := keyValueOf(s, ps, c.Element.ID); v >= 0 {
+		if len(vs) == 0 && (p.Question || len(p.Possessor) > 0 && ps[c.Element.ID].norm[0] == p.Head) && !titleOnly(c.Element, &ps[c.Element.ID], qt) {
+			if v := keyValueOf(s, ps, c.Element.ID, message); v >= 0 {
 				vs = []int{v}
 			}
 		}
@@ -366,6 +512,27 @@ func labelValues(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent In
 		}
 	}
 	return all
+}
+
+// titleOnly reports whether heading e names the thing asked about but not what is asked of it
+// (the head word): a pet card's "Moose" for "is Moose still available" (Moose's status) is the
+// card's title, and the line under it ("Great Dane · Male · 5 yrs") no value it keys.
+func titleOnly(e *Element, pe *prepared, qt *queryText) bool {
+	return e.Role == "heading" && qt.head != "" && !ownsLike(pe, qt.head)
+}
+
+// saysLikeAny reports whether the element shows one of words, or a page's alternative for it,
+// in its name, label or text: what a reader sees, not its id or class.
+func saysLikeAny(pe *prepared, words []string) bool {
+	for _, w := range words {
+		alts := altsFor(w)
+		for _, f := range containedFields {
+			if contains(pe.toks[f], w) || len(alts) > 0 && anyAlt(pe.toks[f], alts) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unitOnly reports whether an element says, of a count question's words, only the unit counted
@@ -469,9 +636,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if hasDigit(lt) && !(header && hasLetter(lt)) || len([]rune(lt)) > 40 {
 		return -1
 	}
-	if (e.Role == "cell" || e.Role == "gridcell") && !strings.HasPrefix(e.Context, "table") {
-		// A cell under a column header is data, not the label of the next cell; in a table
-		// without headers ("Market cap | 2.28T") the first cell of a pair is.
+	if dataCell(e) {
 		return -1
 	}
 	if f := tileFigure(s, ps, l, end); f >= 0 && !button {
@@ -511,6 +676,13 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// dataCell reports whether e is a cell under a column header: data, not the label of the next
+// cell ("Loading dock camera | Device went offline" in an event log). In a table without
+// headers ("Market cap | 2.28T") the first cell of a pair is a label.
+func dataCell(e *Element) bool {
+	return (e.Role == "cell" || e.Role == "gridcell") && !strings.HasPrefix(e.Context, "table")
 }
 
 // enumeratorRe is a step's or a list entry's number before its words: "3. Started signup".
@@ -587,22 +759,27 @@ func lookAlikeItems(a, b *Element) bool {
 // right after it, both the first of a small repeated container (one of a list of such fields) or
 // laid out as a pair (the value just right of the key on its line, or just under it). Only a
 // question, or the key of something ("the username of this login"), asks for what a key labels:
-// "the Blue mug" is the card's title, not its description.
-func keyValueOf(s *Snapshot, ps []prepared, l int) int {
+// "the Blue mug" is the card's title, not its description. When a message is asked for, the
+// value may be a longer text ("Customer note" over the note, see maxMessage).
+func keyValueOf(s *Snapshot, ps []prepared, l int, message bool) int {
 	e := &s.Elements[l]
 	v := l + 1
 	if e.Interactive || e.Editable || ps[l].descendants > 0 || v >= len(s.Elements) {
 		return -1
 	}
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
-	if lt == "" || len([]rune(lt)) > 30 || hasDigit(lt) {
+	if lt == "" || len([]rune(lt)) > 30 || hasDigit(lt) || dataCell(e) {
 		return -1
 	}
 	ve := &s.Elements[v]
 	if !siblingValue(e, ve) {
 		return -1
 	}
-	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > 80 {
+	limit := 80
+	if message {
+		limit = maxMessage // a message a key names ("Customer note") says what it says at length
+	}
+	if vt := strings.TrimSpace(firstOf(ve.Text, ve.Name)); vt == "" || len([]rune(vt)) > limit {
 		return -1
 	}
 	if it := e.Item; it != 0 && ve.Item == it && (l == 0 || s.Elements[l-1].Item != it) && (l+4 >= len(s.Elements) || s.Elements[l+4].Item != it) {
@@ -613,6 +790,10 @@ func keyValueOf(s *Snapshot, ps []prepared, l int) int {
 	}
 	return -1
 }
+
+// maxMessage is the longest text a key labels as its value when a message is asked for: a
+// note or a review, not a page's worth.
+const maxMessage = 400
 
 // valueLink reports whether a link is a value to read as much as a place to go: a phone number
 // or an address to write to ("Phone (503) 555-0142" links to tel:).
@@ -846,6 +1027,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			}
 		}
 		own |= attrMask(&ps[c], words) // after the column: a header that says it still counts
+		if p.Question && qt.head != "" && own&lastHead == 0 && attrAbbreviates(&ps[c], qt.head) {
+			own |= lastHead // class="loc" for "where is Tomasz based" (his location)
+		}
 		if setsObject(&ps[c], p, qt) || namedForAction(&ps[c], p, qt) {
 			// "change the category": the Category select does the changing; "select the
 			// shipment with PO-31260": the row's Select box acts on the shipment (the head
@@ -1683,6 +1867,19 @@ func attrMask(pe *prepared, words []string) uint64 {
 		}
 	}
 	return m
+}
+
+// attrAbbreviates reports whether the element's id, class or test id carries the first letters
+// of word w: class names abbreviate what the element is ("loc" for location, "desc" for
+// description). Only a question's head word is read so: the field asked for, not whose it is
+// nor what an instruction acts on.
+func attrAbbreviates(pe *prepared, w string) bool {
+	for _, f := range attrFields {
+		if slices.ContainsFunc(pe.toks[f], func(t string) bool { return abbreviates(t, w) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // attrHas reports whether the element's id, class or test id carries word w.

@@ -116,7 +116,7 @@ func valueShape(s string) shape {
 				sh |= shapeMeasure
 			case j < len(s) && (s[j] == ':' && j+2 < len(s) && isDigitByte(s[j+1]) && isDigitByte(s[j+2])):
 				sh |= shapeTime | shapeClock
-			case j < len(s) && s[j] == '/' && j+1 < len(s) && isDigitByte(s[j+1]):
+			case j < len(s) && s[j] == '/' && j+1 < len(s) && isDigitByte(s[j+1]), isoDate(s[i:]):
 				sh |= shapeDate
 			case k < len(s) && isLetterByte(s[k]):
 				e := k
@@ -165,6 +165,20 @@ func valueShape(s string) shape {
 		sh |= shapeNumber
 	}
 	return sh
+}
+
+// isoDate reports whether s opens with a date written the ISO way, year first ("2025-05-07",
+// "2025-05-07T09:30"): episode lists, logs and exports write their dates so.
+func isoDate(s string) bool {
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for _, i := range []int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if !isDigitByte(s[i]) {
+			return false
+		}
+	}
+	return len(s) == 10 || !isDigitByte(s[10])
 }
 
 // dottedRun reports whether a run of digits, dots and commas is a version or an IPv4 address

@@ -69,8 +69,11 @@ var phraseRewrites = []struct {
 	// state kept (Resolved, Closed), the list's noun after it saying where.
 	{regexp.MustCompile(`(?i)^\s*(?:show|switch to|go to|view|see)\s+(?:the\s+|my\s+)?([a-z]+ed|open|active|pending|unread|draft)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
 	// "what did Ike ask": what someone said is their message, beside their name.
-	{regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`), "${1}'s message"},
+	{saidQuestionRe, "${1}'s message"},
 }
+
+// saidQuestionRe asks what someone said: "what did Ike ask", "what did the customer say?".
+var saidQuestionRe = regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`)
 
 func rewritePhrases(s string) string {
 	for _, r := range phraseRewrites {
