@@ -1,0 +1,22 @@
+package semantic
+
+import "testing"
+
+// TestResolve_MarkedPresent: a question about what is so now is answered from what the page
+// marks as present (a region named "Now playing", a step of class "is-current"), not from a
+// Play button or an upload number that only shares a word.
+func TestResolve_MarkedPresent(t *testing.T) {
+	runResolveCases(t, "s22b-now-present.html", []resolveCase{
+		{"what episode is playing right now?", IntentRead, "", "np-title"},
+		{"what's playing", IntentRead, "", "np-title"},
+		{"what stage is my upload at", IntentRead, "", "step-now"},
+	})
+}
+
+// TestResolve_PresentOfKind: a count asked of the present is a figure, not what the "Now
+// playing" region holds: only a question of what plays reads a mark that says play.
+func TestResolve_PresentOfKind(t *testing.T) {
+	runResolveCases(t, "s22b-now-present.html", []resolveCase{
+		{"how many live listeners are there right now", IntentRead, "", "live-count"},
+	})
+}
