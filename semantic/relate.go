@@ -58,6 +58,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	}
 	if intent != IntentRead {
 		handToControl(s, ps, all)
+		all = playingControl(s, ps, p, qt, all)
 	}
 	if intent == IntentClick || intent == IntentType {
 		all = handLabelToControl(s, ps, p, qt, intent, all)
@@ -2264,4 +2265,53 @@ func fitsKind(p *Parsed, pd *prepared, t string) bool {
 		return personName(t)
 	}
 	return hasLetter(t)
+}
+
+// playingControl works the control of what plays: "heart the song that's playing", "skip the
+// track that's playing" name a control of the region the page marks as playing (the player
+// bar), not a Play button or a search box that shares "play". Of that region's controls the
+// description's other words name (heart for its Like button), the best gets the best
+// candidate's score and presentLead.
+func playingControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored) []scored {
+	if !strings.Contains(strings.ToLower(p.Whole), "playing") {
+		return all
+	}
+	var words []string
+	for _, w := range qt.words {
+		if !strings.HasPrefix(w, "play") {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return all
+	}
+	best, pick := -1, -1
+	for i := range all {
+		if !all[i].eligible {
+			continue
+		}
+		if best < 0 || all[i].Score > all[best].Score {
+			best = i
+		}
+		c := all[i].Element.ID
+		if s.Elements[c].Interactive && ownsLikeAny(&ps[c], words) && inPlaying(s, ps, c) && (pick < 0 || all[i].Score > all[pick].Score) {
+			pick = i
+		}
+	}
+	if pick < 0 || pick == best {
+		return all
+	}
+	all[pick].Score = round3(all[best].Score + presentLead)
+	all[pick].Why += "; in what is marked as playing"
+	return all
+}
+
+// inPlaying reports whether element c is inside an element marked as playing (see nowMark).
+func inPlaying(s *Snapshot, ps []prepared, c int) bool {
+	for a := s.Elements[c].Parent; a >= 0; a = s.Elements[a].Parent {
+		if nowMark(&s.Elements[a], &ps[a], true, false) > 0 {
+			return true
+		}
+	}
+	return false
 }

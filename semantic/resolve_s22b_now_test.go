@@ -20,3 +20,12 @@ func TestResolve_PresentOfKind(t *testing.T) {
 		{"how many live listeners are there right now", IntentRead, "", "live-count"},
 	})
 }
+
+// TestResolve_PlayingControl: "heart the episode that's playing" is the player's Like
+// button, in the region marked as playing, not a Play button that shares "play".
+func TestResolve_PlayingControl(t *testing.T) {
+	runResolveCases(t, "s22b-now-present.html", []resolveCase{
+		{"heart the episode that's playing", IntentClick, "", "np-fav"},
+		{"like the episode that is playing", IntentClick, "", "np-fav"},
+	})
+}
