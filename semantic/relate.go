@@ -2166,7 +2166,7 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 		}
 		a := presentAnswer(s, ps, p, qt, i)
 		switch {
-		case a < 0 || a == answer:
+		case a < 0 || a == answer || !aboutAsked(ps, qt, i, a):
 		case m > strength:
 			answer, strength = a, m
 		case answer >= 0:
@@ -2310,6 +2310,19 @@ func playingControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []
 func inPlaying(s *Snapshot, ps []prepared, c int) bool {
 	for a := s.Elements[c].Parent; a >= 0; a = s.Elements[a].Parent {
 		if nowMark(&s.Elements[a], &ps[a], true, false) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// aboutAsked reports whether the element marked as present (m) or its answer (a) is about what
+// the question asks: one of them or what holds it (its context) says one of its words. The
+// current link of a menu or of a page list is not "the current plan", nor a step of an upload
+// the stage of a claim.
+func aboutAsked(ps []prepared, qt *queryText, m, a int) bool {
+	for _, i := range []int{m, a} {
+		if ownsAny(&ps[i], qt.words) || fieldsHaveAny(&ps[i], []int{ctxField}, qt.words) {
 			return true
 		}
 	}

@@ -29,3 +29,12 @@ func TestResolve_PlayingControl(t *testing.T) {
 		{"like the episode that is playing", IntentClick, "", "np-fav"},
 	})
 }
+
+// TestResolve_PresentAboutAsked: the header's link of class "current" marks where one is,
+// which says nothing of "the plan I'm on now": a mark answers only a question about it.
+func TestResolve_PresentAboutAsked(t *testing.T) {
+	runResolveCases(t, "s22b-now-present.html", []resolveCase{
+		{"what plan am I currently on?", IntentRead, "", "plan"},
+		{"what's my plan now", IntentRead, "", "plan"},
+	})
+}
