@@ -2145,7 +2145,7 @@ const (
 )
 
 // answerNow answers a question about the present from the element the page marks as present:
-// "what's playing now" is the title in the footer of class "nowplaying", not a Play button
+// "what's playing now" is the title in the player bar named "Now playing", not a Play button
 // whose word it shares; "what stage is my claim at" the step marked "_cur", not the claim's
 // number. The answer is the marked element when it is a leaf that says something the question
 // does not, else its first such line of words; it leads the best candidate by presentLead.
