@@ -52,9 +52,13 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 	if p.Question {
 		echoes(ps, qt, all)
 		all = echoToItem(s, ps, p, qt, intent, all)
+		if intent != IntentClick && intent != IntentType {
+			all = answerNow(s, ps, p, qt, all)
+		}
 	}
 	if intent != IntentRead {
 		handToControl(s, ps, all)
+		all = playingControl(s, ps, p, qt, all)
 	}
 	if intent == IntentClick || intent == IntentType {
 		all = handLabelToControl(s, ps, p, qt, intent, all)
@@ -168,14 +172,8 @@ func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo
 		t := strings.TrimSpace(firstOf(e.Text, e.Name))
 		var fits bool
 		switch {
-		case kindShapes[p.Kind] != 0:
-			fits = pd.shape&kindShapes[p.Kind] != 0
-		case p.Kind == "price":
-			fits = pd.price
-		case p.Kind != "":
-			fits = hasDigit(t)
-		case p.Who:
-			fits = personName(t)
+		case p.Kind != "" || p.Who:
+			fits = fitsKind(p, pd, t)
 		default:
 			if hasLetter(t) && !pd.price && pd.shape == 0 && !personName(t) && d > echo {
 				return d
@@ -2123,4 +2121,210 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 		}
 	}
 	return first
+}
+
+// presentRe finds a question about what is so now: "what's playing now", "what song is
+// playing", "what is currently on", "what stage is my claim at" (the stage a thing is at is
+// its present one).
+var presentRe = regexp.MustCompile(`\b(?:now|currently|current|playing)\b|` + stageRe.String())
+
+// stageRe asks the stage something is at: "what stage is my claim at", "which step am I on".
+var stageRe = regexp.MustCompile(`\b(?:what|which) (?:stage|step|phase)\b`)
+
+// nowMarkWords are the words with which a page marks the item that is so now, in its class,
+// id or test id ("current", "is-playing", "_cur", "nowplaying") or in the name of a region that
+// holds it ("Now playing bar").
+var nowMarkWords = map[string]bool{"now": true, "current": true, "cur": true, "nowplaying": true, "playing": true}
+
+// Strengths of a mark of the present: a region's accessible name is the page telling every
+// reader, an id or a test id its own code, a class perhaps only its looks.
+const (
+	markByClass = 1 + iota
+	markByID
+	markByName
+)
+
+// answerNow answers a question about the present from the element the page marks as present:
+// "what's playing now" is the title in the player bar named "Now playing", not a Play button
+// whose word it shares; "what stage is my claim at" the step marked "_cur", not the claim's
+// number. The answer is the marked element when it is a leaf that says something the question
+// does not, else its first such line of words; it leads the best candidate by presentLead.
+// Of several marks the strongest speaks; two different answers of the same strength say nothing.
+func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored) []scored {
+	said := strings.ToLower(p.Said)
+	if !presentRe.MatchString(said) {
+		return all
+	}
+	// What plays is marked as playing; the stage a thing is at is not what plays.
+	playing := strings.Contains(said, "playing")
+	staged := stageRe.MatchString(said)
+	answer, strength := -1, 0
+	for i := range s.Elements {
+		m := nowMark(&s.Elements[i], &ps[i], playing, staged)
+		if m == 0 || m < strength {
+			continue
+		}
+		a := presentAnswer(s, ps, p, qt, i)
+		switch {
+		case a < 0 || a == answer || !aboutAsked(ps, qt, i, a):
+		case m > strength:
+			answer, strength = a, m
+		case answer >= 0:
+			answer = -2 // two present things: the page does not say which is asked
+		}
+		if answer == -2 {
+			return all
+		}
+	}
+	if answer < 0 {
+		return all
+	}
+	best := -1
+	for i := range all {
+		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
+			best = i
+		}
+	}
+	if best < 0 || all[best].Element.ID == answer {
+		return all
+	}
+	at := indexByID(all)
+	all = handDown(s, all, at, best, answer, "marked as the present one")
+	j := at[answer]
+	all[j].Score = round3(all[j].Score + presentLead)
+	return all
+}
+
+// presentLead is how far the answer marked as present leads the best match of the words: a
+// lead, not a tie, with what only shares a word ("playing" with a Play button).
+const presentLead = 0.05
+
+// nowMark is how strongly element e is marked as the one that is so now (see nowMarkWords),
+// 0 for not at all; with playing (the question asks what plays), only a mark that says play
+// counts, and without, or with staged (it asks the stage of something), only one that does not:
+// the current step of a form is not the song that plays, nor what plays the count of listeners. A name marks only a region
+// that holds its answer: a leaf named "Now playing" is the label, which says nothing of what
+// plays.
+func nowMark(e *Element, pe *prepared, playing, staged bool) int {
+	switch {
+	case pe.descendants > 0 && marks(e.AriaLabel, playing, staged):
+		return markByName
+	case marks(e.IDAttr, playing, staged) || marks(e.TestID, playing, staged):
+		return markByID
+	case marks(e.Class, playing, staged):
+		return markByClass
+	}
+	return 0
+}
+
+// marks reports whether the identifier or name s has a word of nowMarkWords (and, with
+// playing, says play; without, or with staged, does not).
+func marks(s string, playing, staged bool) bool {
+	if s == "" {
+		return false
+	}
+	s = strings.ToLower(splitIdent(s))
+	if play := strings.Contains(s, "play"); playing != play || staged && play {
+		return false
+	}
+	for _, w := range strings.Fields(s) {
+		if nowMarkWords[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// presentAnswer is the line of element m (m itself, or its first visible leaf in document
+// order) that says something the question does not, of the kind it asks for (a figure for
+// "how many", a name for "who", else words), and is no control one works; -1 for none.
+func presentAnswer(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, m int) int {
+	for d := m; d <= m+ps[m].descendants && d < len(s.Elements); d++ {
+		e := &s.Elements[d]
+		if ps[d].descendants > 0 || !e.Visible || e.Editable || e.Interactive && e.Role != "link" {
+			continue
+		}
+		if fitsKind(p, &ps[d], firstOf(e.Text, e.Name)) && !allIn(ps[d].toks[0], qt.all) {
+			return d
+		}
+	}
+	return -1
+}
+
+// fitsKind reports whether text t (of prepared element pd) is of the kind question p asks for:
+// a value of its shape, a price, a figure, a person's name for "who", else any words.
+func fitsKind(p *Parsed, pd *prepared, t string) bool {
+	switch {
+	case kindShapes[p.Kind] != 0:
+		return pd.shape&kindShapes[p.Kind] != 0
+	case p.Kind == "price":
+		return pd.price
+	case p.Kind != "":
+		return hasDigit(t)
+	case p.Who:
+		return personName(t)
+	}
+	return hasLetter(t)
+}
+
+// playingControl works the control of what plays: "heart the song that's playing", "skip the
+// track that's playing" name a control of the region the page marks as playing (the player
+// bar), not a Play button or a search box that shares "play". Of that region's controls the
+// description's other words name (heart for its Like button), the best gets the best
+// candidate's score and presentLead.
+func playingControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []scored) []scored {
+	if !strings.Contains(strings.ToLower(p.Whole), "playing") {
+		return all
+	}
+	var words []string
+	for _, w := range qt.words {
+		if !strings.HasPrefix(w, "play") {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 {
+		return all
+	}
+	best, pick := -1, -1
+	for i := range all {
+		if !all[i].eligible {
+			continue
+		}
+		if best < 0 || all[i].Score > all[best].Score {
+			best = i
+		}
+		c := all[i].Element.ID
+		if s.Elements[c].Interactive && ownsLikeAny(&ps[c], words) && inPlaying(s, ps, c) && (pick < 0 || all[i].Score > all[pick].Score) {
+			pick = i
+		}
+	}
+	if pick < 0 || pick == best {
+		return all
+	}
+	all[pick].Score = round3(all[best].Score + presentLead)
+	all[pick].Why += "; in what is marked as playing"
+	return all
+}
+
+// inPlaying reports whether element c is inside an element marked as playing (see nowMark).
+func inPlaying(s *Snapshot, ps []prepared, c int) bool {
+	for a := s.Elements[c].Parent; a >= 0; a = s.Elements[a].Parent {
+		if nowMark(&s.Elements[a], &ps[a], true, false) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// aboutAsked reports whether the element marked as present (m) or its answer (a) is about what
+// the question asks: one of them or what holds it (its context) says one of its words. The
+// current link of a menu or of a page list is not "the current plan", nor a step of an upload
+// the stage of a claim.
+func aboutAsked(ps []prepared, qt *queryText, m, a int) bool {
+	for _, i := range []int{m, a} {
+		if ownsAny(&ps[i], qt.words) || fieldsHaveAny(&ps[i], []int{ctxField}, qt.words) {
+			return true
+		}
+	}
+	return false
 }
