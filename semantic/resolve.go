@@ -554,6 +554,7 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			titled[kind] = t
 		}
 	}
+	quals := qualifierWords(p)
 	for _, kind := range kinds {
 		items := rows[kind]
 		bonus := 0.0
@@ -564,6 +565,7 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		} else if len(titled) > 0 {
 			continue
 		}
+		items = qualified(s, ps, items, members, quals, max(n, -n))
 		k := n - 1
 		if n < 0 {
 			k = len(items) + n
@@ -744,4 +746,85 @@ func dataRows(s *Snapshot, items []int, members map[int][]int) []int {
 		return items
 	}
 	return slices.DeleteFunc(slices.Clone(items), header)
+}
+
+// qualifierWords are the words that say which of the items an ordinal counts: the adjectives
+// before its noun and the words of its "of"/"in" phrase ("the first sent campaign", "the
+// second showing task"), as said: a status says its word as is, and a stem would take
+// "Sends Thu" for "sent".
+func qualifierWords(p *Parsed) []string {
+	var out []string
+	for _, w := range p.Context {
+		out = append(out, strings.Fields(w)...)
+	}
+	return out
+}
+
+// qualified narrows items to those that say the qualifier words ("the first sent campaign"
+// counts the campaigns whose status says Sent): a member's own words or its context say them
+// all. When every item says them, or too few to have an Nth, the words say which list, not
+// which items, and items stay as they are.
+func qualified(s *Snapshot, ps []prepared, items []int, members map[int][]int, quals []string, want int) []int {
+	if len(quals) == 0 {
+		return items
+	}
+	var out []int
+	for _, it := range items {
+		if itemSays(s, ps, members[it], quals) {
+			out = append(out, it)
+		}
+	}
+	if len(out) < want || len(out) == len(items) {
+		return items
+	}
+	return out
+}
+
+// itemSays reports whether the visible members of an item say every word of words, each as a
+// whole word of some member's own fields or context.
+func itemSays(s *Snapshot, ps []prepared, members []int, words []string) bool {
+	for _, w := range words {
+		said := false
+		for _, i := range members {
+			if s.Elements[i].Visible && saysWord(&ps[i], w) {
+				said = true
+				break
+			}
+		}
+		if !said {
+			return false
+		}
+	}
+	return true
+}
+
+// saysWord reports whether w is a whole word of one of pe's name fields or its context.
+func saysWord(pe *prepared, w string) bool {
+	if hasWord(pe.norm[ctxField], w) {
+		return true
+	}
+	for _, f := range nameFields {
+		if hasWord(pe.norm[f], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether w occurs in s (both lower case) between non-letters.
+func hasWord(s, w string) bool {
+	for from := 0; from <= len(s)-len(w); {
+		k := strings.Index(s[from:], w)
+		if k < 0 {
+			return false
+		}
+		k += from
+		before, _ := utf8.DecodeLastRuneInString(s[:k])
+		after, _ := utf8.DecodeRuneInString(s[k+len(w):])
+		if (k == 0 || !isWordRune(before)) && (k+len(w) == len(s) || !isWordRune(after)) {
+			return true
+		}
+		from = k + 1
+	}
+	return false
 }

@@ -1,0 +1,14 @@
+package semantic
+
+import "testing"
+
+// TestResolve_QualifiedOrdinal: an adjective before the counted noun says which items count
+// ("the first sent invoice" skips the drafts and the scheduled one, whose "Sends" is no
+// "Sent"), and a row's menu is its More button.
+func TestResolve_QualifiedOrdinal(t *testing.T) {
+	runResolveCases(t, "s22b-ord-invoices.html", []resolveCase{
+		{"the menu for the first sent invoice", IntentClick, "", "more-1039"},
+		{"the menu for the last sent invoice", IntentClick, "", "more-1037"},
+		{"the receipt of the second paid invoice", IntentClick, "", "receipt-1036"},
+	})
+}
