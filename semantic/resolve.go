@@ -36,6 +36,11 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
 		}
+		if top, of, found := itemPageLink(s, &p, intentOf(q, &p), sc, n); found {
+			res := resolution(top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of))
+			res.RunnersUp = runnersUp(sc, top.Element.ID)
+			return res, nil
+		}
 	}
 
 	// rankScored puts the eligible candidates first: they are a prefix, not a copy.
@@ -597,6 +602,27 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		}
 	}
 	return best, bestOf, bestOf > 0
+}
+
+// itemPageWords name an item's own page: "open the last pet's profile", "the second hotel's
+// details" go to it by the item's link, whatever the link says ("Meet Socks", "View deal").
+var itemPageWords = map[string]bool{"profile": true, "details": true, "detail": true, "info": true, "page": true}
+
+// itemPageLink resolves a click on the Nth item's page when nothing in the item says the words
+// ("open the last pet's profile"): the first link of the Nth item of a list the item noun
+// names (itemField's lists, with a link the only thing asked for).
+func itemPageLink(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (scored, int, bool) {
+	if intent != IntentClick || len(p.Roles) > 0 || len(p.Quoted) > 0 || len(p.Words) == 0 {
+		return scored{}, 0, false
+	}
+	for _, w := range p.Words {
+		if !itemPageWords[w] {
+			return scored{}, 0, false
+		}
+	}
+	q := *p
+	q.Words, q.Roles, q.RoleWords, q.Head, q.Kind = nil, []string{"link"}, nil, "", ""
+	return itemField(s, &q, intent, sc, n)
 }
 
 // kindAbbreviates reports whether a container kind's class ("li.act@4") abbreviates the

@@ -12,3 +12,12 @@ func TestResolve_QualifiedOrdinal(t *testing.T) {
 		{"the receipt of the second paid invoice", IntentClick, "", "receipt-1036"},
 	})
 }
+
+// TestResolve_OrdinalItemPage: the Nth item's profile or details is its own page, reached by
+// the item's link whatever the link says.
+func TestResolve_OrdinalItemPage(t *testing.T) {
+	runResolveCases(t, "s22b-ord-shelter.html", []resolveCase{
+		{"open the last dog's profile", IntentClick, "", "go-juniper"},
+		{"the second dog's details", IntentClick, "", "go-rufus"},
+	})
+}
