@@ -89,6 +89,14 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 				ordinalText(n), q.Description, len(band), list(band, 5))
 		}
 		top := band[i]
+		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, &p), n); found {
+			// "the last category" where a label says "Categories": the label names the list
+			// after it, and the ordinal counts the list.
+			c := scored{Element: &s.Elements[its[0]], Score: top.Score, Why: fmt.Sprintf("%s of %d items after %q", ordinalText(n), its[1], top.Element.Name), eligible: true}
+			res := resolution(c, 0.45+0.3*base(top.Score), c.Why)
+			res.RunnersUp = runnersUp(sc, c.Element.ID)
+			return res, nil
+		}
 		res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why))
 		res.RunnersUp = runnersUp(sc, top.Element.ID)
 		return res, nil

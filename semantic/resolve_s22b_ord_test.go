@@ -21,3 +21,12 @@ func TestResolve_OrdinalItemPage(t *testing.T) {
 		{"the second dog's details", IntentClick, "", "go-rufus"},
 	})
 }
+
+// TestResolve_OrdinalUnderLabel: a label that says the counted noun in the plural names the
+// list after it, and the ordinal counts the list, not the label.
+func TestResolve_OrdinalUnderLabel(t *testing.T) {
+	runResolveCases(t, "s22b-ord-article.html", []resolveCase{
+		{"open the last topic at the end", IntentClick, "", "t-heritage"},
+		{"click the first topic", IntentClick, "", "t-mills"},
+	})
+}
