@@ -577,6 +577,8 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			items, bonus = t, 0.15
 		} else if len(titled) > 0 {
 			continue
+		} else if headedFor(ps, items, members, item) {
+			bonus = 0.15 // "the fifth step" under Instructions, "the last comment" under "318 Comments"
 		}
 		items = qualified(s, ps, items, members, quals, max(n, -n))
 		k := n - 1
@@ -631,6 +633,34 @@ func itemPageLink(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (sc
 	q := *p
 	q.Words, q.Roles, q.RoleWords, q.Head, q.Kind = nil, []string{"link"}, nil, "", ""
 	return itemField(s, &q, intent, sc, n)
+}
+
+// listHeadings are headings a page puts over a list of things (stemmed item noun -> stemmed
+// heading words) that do not say the thing's name: a recipe's steps are its Instructions.
+var listHeadings = func() map[string][]string {
+	m := map[string][]string{}
+	for noun, hs := range map[string][]string{
+		"step": {"instructions", "directions", "method", "preparation"},
+	} {
+		for _, h := range hs {
+			m[stem(noun)] = append(m[stem(noun)], stem(h))
+		}
+	}
+	return m
+}()
+
+// headedFor reports whether the list's first item sits under a heading (its context) that
+// says the item noun or a heading's word for a list of them ("Instructions" for steps): the
+// list is the one the noun counts.
+func headedFor(ps []prepared, items []int, members map[int][]int, item string) bool {
+	if item == "" || len(items) == 0 || len(members[items[0]]) == 0 {
+		return false
+	}
+	ctx := ps[members[items[0]][0]].toks[ctxField]
+	if contains(ctx, item) {
+		return true
+	}
+	return slices.ContainsFunc(listHeadings[item], func(h string) bool { return contains(ctx, h) })
 }
 
 // kindAbbreviates reports whether a container kind's class ("li.act@4") abbreviates the

@@ -30,3 +30,12 @@ func TestResolve_OrdinalUnderLabel(t *testing.T) {
 		{"click the first topic", IntentClick, "", "t-mills"},
 	})
 }
+
+// TestResolve_OrdinalUnderListHeading: a list headed by a word for a list of the counted things
+// ("Directions" for steps) is the one the ordinal counts, not an earlier list of as many items.
+func TestResolve_OrdinalUnderListHeading(t *testing.T) {
+	runResolveCases(t, "s22b-ord-howto.html", []resolveCase{
+		{"what does the third step say", IntentRead, "", "d3"},
+		{"what does the last step say", IntentRead, "", "d5"},
+	})
+}
