@@ -128,7 +128,7 @@ func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want 
 		mention, ctxHit, prices, words := 0, 0.0, 0, 0
 		for _, i := range g {
 			words += len(strings.Fields(firstOf(s.Elements[i].Name, s.Elements[i].Text)))
-			if noun != "" && (contains(ps[i].toks[ctxField], noun) || contains(ps[i].toks[0], noun) || contains(ps[i].toks[textField], noun) || contains(ps[i].toks[classField], noun)) {
+			if noun != "" && (contains(ps[i].toks[ctxField], noun) || contains(ps[i].toks[0], noun) || contains(ps[i].toks[textField], noun) || contains(ps[i].toks[classField], noun) || headsListOf(ps[i].toks[ctxField], noun)) {
 				mention++
 			}
 			if len(ctxWords) > 0 {

@@ -657,9 +657,12 @@ func headedFor(ps []prepared, items []int, members map[int][]int, item string) b
 		return false
 	}
 	ctx := ps[members[items[0]][0]].toks[ctxField]
-	if contains(ctx, item) {
-		return true
-	}
+	return contains(ctx, item) || headsListOf(ctx, item)
+}
+
+// headsListOf reports whether context tokens say a heading's word for a list of item (stemmed):
+// "Directions" over steps.
+func headsListOf(ctx []string, item string) bool {
 	return slices.ContainsFunc(listHeadings[item], func(h string) bool { return contains(ctx, h) })
 }
 

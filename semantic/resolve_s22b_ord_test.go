@@ -39,3 +39,10 @@ func TestResolve_OrdinalUnderListHeading(t *testing.T) {
 		{"what does the last step say", IntentRead, "", "d5"},
 	})
 }
+
+// TestResolve_CountedUnderListHeading: "the last step" alone counts the list under Directions.
+func TestResolve_CountedUnderListHeading(t *testing.T) {
+	runResolveCases(t, "s22b-ord-howto.html", []resolveCase{
+		{"the last step", IntentRead, "", "s5"},
+	})
+}
