@@ -568,6 +568,11 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		}
 	}
 	quals := qualifierWords(p)
+	// A heading says which list only when no list's class names the noun, and only of an
+	// outermost list: lists nested in its items ("Recent activities") sit under it too.
+	named := slices.ContainsFunc(kinds, func(kind string) bool {
+		return item != "" && (strings.Contains(strings.ToLower(kind), item) || kindAbbreviates(kind, item))
+	})
 	for _, kind := range kinds {
 		items := rows[kind]
 		bonus := 0.0
@@ -577,7 +582,7 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			items, bonus = t, 0.15
 		} else if len(titled) > 0 {
 			continue
-		} else if headedFor(ps, items, members, item) {
+		} else if !named && len(items) > 0 && up[items[0]] == 0 && headedFor(ps, items, members, item) {
 			bonus = 0.15 // "the fifth step" under Instructions, "the last comment" under "318 Comments"
 		}
 		items = qualified(s, ps, items, members, quals, max(n, -n))
