@@ -128,7 +128,7 @@ func bestGroup(s *Snapshot, noun string, ctxWords []string, intent Intent, want 
 		mention, ctxHit, prices, words := 0, 0.0, 0, 0
 		for _, i := range g {
 			words += len(strings.Fields(firstOf(s.Elements[i].Name, s.Elements[i].Text)))
-			if noun != "" && (contains(ps[i].toks[ctxField], noun) || contains(ps[i].toks[0], noun) || contains(ps[i].toks[textField], noun) || contains(ps[i].toks[classField], noun)) {
+			if noun != "" && (contains(ps[i].toks[ctxField], noun) || contains(ps[i].toks[0], noun) || contains(ps[i].toks[textField], noun) || contains(ps[i].toks[classField], noun) || headsListOf(ps[i].toks[ctxField], noun)) {
 				mention++
 			}
 			if len(ctxWords) > 0 {
@@ -320,4 +320,54 @@ func containsAll(have, want []string) bool {
 		}
 	}
 	return true
+}
+
+// labelledBlock resolves an ordinal whose best match is the label of a list: "the last
+// category" finds the label "Categories" before a run of category links, and means the last
+// of those. A label names the list in the plural of the noun the description counts, in a
+// word or two, and the list is the largest group of look-alikes after it in its parent (the
+// inner ones on a tie: the links, not their list items). It returns the Nth member and the
+// group's size.
+func labelledBlock(s *Snapshot, label *Element, noun string, intent Intent, n int) ([2]int, bool) {
+	if noun == "" || label.Parent < 0 || !labelsPlural(label.Name, noun) {
+		return [2]int{}, false
+	}
+	groups := map[string][]int{}
+	var order []string
+	for k := label.ID + 1; k < len(s.Elements) && isAncestor(s, label.Parent, k); k++ {
+		e := &s.Elements[k]
+		if !e.Visible || e.Covered || !itemFit(e, intent) {
+			continue
+		}
+		key := groupKey(e)
+		if _, ok := groups[key]; !ok {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], k)
+	}
+	var best []int
+	for _, key := range order {
+		if g := groups[key]; len(g) >= 2 && len(g) >= len(best) {
+			best = g
+		}
+	}
+	i := n - 1
+	if n < 0 {
+		i = len(best) + n
+	}
+	if i < 0 || i >= len(best) {
+		return [2]int{}, false
+	}
+	return [2]int{best[i], len(best)}, true
+}
+
+// labelsPlural reports whether name, a word or two, ends in the plural of noun ("Categories"
+// for category, "Related posts" for post): what a label over a list of them says.
+func labelsPlural(name, noun string) bool {
+	ws := strings.Fields(strings.ToLower(strings.TrimRight(name, ": ")))
+	if len(ws) == 0 || len(ws) > 2 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	return last != noun && singular(last) == noun
 }

@@ -36,6 +36,11 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
 		}
+		if top, of, found := itemPageLink(s, &p, intentOf(q, &p), sc, n); found {
+			res := resolution(top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of))
+			res.RunnersUp = runnersUp(sc, top.Element.ID)
+			return res, nil
+		}
 	}
 
 	// rankScored puts the eligible candidates first: they are a prefix, not a copy.
@@ -84,6 +89,14 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 				ordinalText(n), q.Description, len(band), list(band, 5))
 		}
 		top := band[i]
+		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, &p), n); found {
+			// "the last category" where a label says "Categories": the label names the list
+			// after it, and the ordinal counts the list.
+			c := scored{Element: &s.Elements[its[0]], Score: top.Score, Why: fmt.Sprintf("%s of %d items after %q", ordinalText(n), its[1], top.Element.Name), eligible: true}
+			res := resolution(c, 0.45+0.3*base(top.Score), c.Why)
+			res.RunnersUp = runnersUp(sc, c.Element.ID)
+			return res, nil
+		}
 		res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why))
 		res.RunnersUp = runnersUp(sc, top.Element.ID)
 		return res, nil
@@ -554,6 +567,12 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			titled[kind] = t
 		}
 	}
+	quals := qualifierWords(p)
+	// A heading says which list only when no list's class names the noun, and only of an
+	// outermost list: lists nested in its items ("Recent activities") sit under it too.
+	named := slices.ContainsFunc(kinds, func(kind string) bool {
+		return item != "" && (strings.Contains(strings.ToLower(kind), item) || kindAbbreviates(kind, item))
+	})
 	for _, kind := range kinds {
 		items := rows[kind]
 		bonus := 0.0
@@ -563,7 +582,10 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 			items, bonus = t, 0.15
 		} else if len(titled) > 0 {
 			continue
+		} else if !named && len(items) > 0 && up[items[0]] == 0 && headedFor(ps, items, members, item) {
+			bonus = 0.15 // "the fifth step" under Instructions, "the last comment" under "318 Comments"
 		}
+		items = qualified(s, ps, items, members, quals, max(n, -n))
 		k := n - 1
 		if n < 0 {
 			k = len(items) + n
@@ -595,6 +617,58 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		}
 	}
 	return best, bestOf, bestOf > 0
+}
+
+// itemPageWords name an item's own page: "open the last pet's profile", "the second hotel's
+// details" go to it by the item's link, whatever the link says ("Meet Socks", "View deal").
+var itemPageWords = map[string]bool{"profile": true, "details": true, "detail": true, "info": true, "page": true}
+
+// itemPageLink resolves a click on the Nth item's page when nothing in the item says the words
+// ("open the last pet's profile"): the first link of the Nth item of a list the item noun
+// names (itemField's lists, with a link the only thing asked for).
+func itemPageLink(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (scored, int, bool) {
+	if intent != IntentClick || len(p.Roles) > 0 || len(p.Quoted) > 0 || len(p.Words) == 0 {
+		return scored{}, 0, false
+	}
+	for _, w := range p.Words {
+		if !itemPageWords[w] {
+			return scored{}, 0, false
+		}
+	}
+	q := *p
+	q.Words, q.Roles, q.RoleWords, q.Head, q.Kind = nil, []string{"link"}, nil, "", ""
+	return itemField(s, &q, intent, sc, n)
+}
+
+// listHeadings are headings a page puts over a list of things (stemmed item noun -> stemmed
+// heading words) that do not say the thing's name: a recipe's steps are its Instructions.
+var listHeadings = func() map[string][]string {
+	m := map[string][]string{}
+	for noun, hs := range map[string][]string{
+		"step": {"instructions", "directions", "method", "preparation"},
+	} {
+		for _, h := range hs {
+			m[stem(noun)] = append(m[stem(noun)], stem(h))
+		}
+	}
+	return m
+}()
+
+// headedFor reports whether the list's first item sits under a heading (its context) that
+// says the item noun or a heading's word for a list of them ("Instructions" for steps): the
+// list is the one the noun counts.
+func headedFor(ps []prepared, items []int, members map[int][]int, item string) bool {
+	if item == "" || len(items) == 0 || len(members[items[0]]) == 0 {
+		return false
+	}
+	ctx := ps[members[items[0]][0]].toks[ctxField]
+	return contains(ctx, item) || headsListOf(ctx, item)
+}
+
+// headsListOf reports whether context tokens say a heading's word for a list of item (stemmed):
+// "Directions" over steps.
+func headsListOf(ctx []string, item string) bool {
+	return slices.ContainsFunc(listHeadings[item], func(h string) bool { return contains(ctx, h) })
 }
 
 // kindAbbreviates reports whether a container kind's class ("li.act@4") abbreviates the
@@ -744,4 +818,85 @@ func dataRows(s *Snapshot, items []int, members map[int][]int) []int {
 		return items
 	}
 	return slices.DeleteFunc(slices.Clone(items), header)
+}
+
+// qualifierWords are the words that say which of the items an ordinal counts: the adjectives
+// before its noun and the words of its "of"/"in" phrase ("the first sent campaign", "the
+// second showing task"), as said: a status says its word as is, and a stem would take
+// "Sends Thu" for "sent".
+func qualifierWords(p *Parsed) []string {
+	var out []string
+	for _, w := range p.Context {
+		out = append(out, strings.Fields(w)...)
+	}
+	return out
+}
+
+// qualified narrows items to those that say the qualifier words ("the first sent campaign"
+// counts the campaigns whose status says Sent): a member's own words or its context say them
+// all. When every item says them, or too few to have an Nth, the words say which list, not
+// which items, and items stay as they are.
+func qualified(s *Snapshot, ps []prepared, items []int, members map[int][]int, quals []string, want int) []int {
+	if len(quals) == 0 {
+		return items
+	}
+	var out []int
+	for _, it := range items {
+		if itemSays(s, ps, members[it], quals) {
+			out = append(out, it)
+		}
+	}
+	if len(out) < want || len(out) == len(items) {
+		return items
+	}
+	return out
+}
+
+// itemSays reports whether the visible members of an item say every word of words, each as a
+// whole word of some member's own fields or context.
+func itemSays(s *Snapshot, ps []prepared, members []int, words []string) bool {
+	for _, w := range words {
+		said := false
+		for _, i := range members {
+			if s.Elements[i].Visible && saysWord(&ps[i], w) {
+				said = true
+				break
+			}
+		}
+		if !said {
+			return false
+		}
+	}
+	return true
+}
+
+// saysWord reports whether w is a whole word of one of pe's name fields or its context.
+func saysWord(pe *prepared, w string) bool {
+	if hasWord(pe.norm[ctxField], w) {
+		return true
+	}
+	for _, f := range nameFields {
+		if hasWord(pe.norm[f], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasWord reports whether w occurs in s (both lower case) between non-letters.
+func hasWord(s, w string) bool {
+	for from := 0; from <= len(s)-len(w); {
+		k := strings.Index(s[from:], w)
+		if k < 0 {
+			return false
+		}
+		k += from
+		before, _ := utf8.DecodeLastRuneInString(s[:k])
+		after, _ := utf8.DecodeRuneInString(s[k+len(w):])
+		if (k == 0 || !isWordRune(before)) && (k+len(w) == len(s) || !isWordRune(after)) {
+			return true
+		}
+		from = k + 1
+	}
+	return false
 }

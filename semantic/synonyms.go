@@ -95,6 +95,8 @@ var wordAlternatives = map[string][]string{
 	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less"},
 	"fewer": {"decrease", "remove", "minus", "less"}, "less": {"decrease", "remove", "minus", "fewer"},
 	"paperclip": {"attach"}, "bell": {"notification"}, "eye": {"show", "reveal"}, "hamburger": {"menu"},
+	// "the menu for the campaign": a row's menu opens from its More (⋯) button.
+	"menu":  {"more", "options", "actions"},
 	"phone": {"mobile", "tel", "telephone"}, "mobile": {"phone"}, "telephone": {"phone"},
 	"zip": {"postcode", "postal"}, "postcode": {"zip", "postal"},
 	"sign": {"log"}, "log": {"sign"}, "register": {"sign", "create"},
