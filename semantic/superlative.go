@@ -12,7 +12,7 @@ import (
 // for a control or a name, the one its row or card shows.
 
 // superlativeOf returns what a description's superlative asks for: "min-price", "max-price",
-// "min-time", "max-time", or "".
+// "min-time", "max-time", "min-date", "max-date", "min-size", "max-size", or "".
 func superlativeOf(desc string) string {
 	d := " " + strings.ToLower(desc) + " "
 	for _, s := range superlatives {
@@ -35,10 +35,12 @@ var superlatives = []struct {
 	{"max-time", []string{"latest time", "latest available", "latest slot"}},
 	{"max-date", []string{"latest", "newest", "most recent", "newer", "more recent"}},
 	{"min-date", []string{"oldest", "least recent", "older"}},
+	{"max-size", []string{"biggest", "largest"}},
+	{"min-size", []string{"smallest", "tiniest"}},
 }
 
 var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest",
-	"min-date": "oldest", "max-date": "newest"}
+	"min-date": "oldest", "max-date": "newest", "min-size": "smallest", "max-size": "biggest"}
 
 // bySuperlative picks, among the look-alikes of the best candidate of ok (the same role, and
 // the same list or column) that score near it or else all of them, the one the
@@ -173,6 +175,8 @@ func valueIn(t, kind string) (float64, bool) {
 		return moneyIn(t)
 	case "date":
 		return dateIn(t)
+	case "size":
+		return sizeIn(t)
 	case "time":
 		m := clockTokRe.FindStringSubmatch(clockTimes(strings.ToLower(t)))
 		if m == nil {
@@ -236,4 +240,42 @@ func dateIn(t string) (float64, bool) {
 	d, _ := strconv.Atoi(day)
 	y, _ := strconv.Atoi(m[5])
 	return float64(y*10000 + mo*100 + d), true
+}
+
+// measureRe reads a measure: one to three numbers joined by "×" or "x" ("8 × 38 × 64 cm",
+// "20 L", "1.5 TB") and the unit after them.
+var measureRe = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)?)(?:\s*[×x]\s*(\d+(?:[.,]\d+)?))?(?:\s*[×x]\s*(\d+(?:[.,]\d+)?))?\s*(mm|cm|inch|inches|ft|ml|l|litres?|liters?|kb|mb|gb|tb)\b`)
+
+// unitScale brings the units of measureRe to one scale per dimension (millimetres, millilitres,
+// kilobytes), so that "1 m" is bigger than "80 cm".
+var unitScale = map[string]float64{"mm": 1, "cm": 10, "inch": 25.4, "inches": 25.4, "ft": 304.8,
+	"ml": 1, "l": 1000, "litre": 1000, "litres": 1000, "liter": 1000, "liters": 1000,
+	"kb": 1, "mb": 1e3, "gb": 1e6, "tb": 1e9}
+
+// letterSizes orders the sizes of clothes, smallest first.
+var letterSizes = map[string]float64{"xxs": 1, "xs": 2, "s": 3, "m": 4, "l": 5, "xl": 6, "xxl": 7, "2xl": 7, "xxxl": 8, "3xl": 8}
+
+// sizeIn reads how big the first measure in t is: a package's dimensions by their volume
+// ("8 × 38 × 64 cm"), a length, a capacity or a file's size by their amount, or a garment's
+// size by its letters ("XL"), so that "the biggest size" picks the box that holds the most.
+func sizeIn(t string) (float64, bool) {
+	if v, ok := letterSizes[strings.ToLower(strings.TrimSpace(t))]; ok {
+		return v, true
+	}
+	if !strings.ContainsAny(t, "0123456789") {
+		return 0, false
+	}
+	m := measureRe.FindStringSubmatch(t)
+	if m == nil {
+		return 0, false
+	}
+	scale := unitScale[strings.ToLower(m[4])]
+	v := 1.0
+	for _, n := range m[1:4] {
+		if n != "" {
+			f, _ := strconv.ParseFloat(strings.ReplaceAll(n, ",", "."), 64)
+			v *= f * scale
+		}
+	}
+	return v, true
 }
