@@ -18,3 +18,34 @@ func TestResolve_Altogether(t *testing.T) {
 		{"how long does the move take altogether?", IntentRead, "", "plan-total"},
 	})
 }
+
+// TestResolve_ItemSuperlative: a superlative picks the item by one of its values, the rest of
+// the description the field of that item: the distance of the route that takes least time,
+// the rating on the cheapest hotel's card.
+func TestResolve_ItemSuperlative(t *testing.T) {
+	runResolveCases(t, "s22b-sup-routes.html", []resolveCase{
+		{"how far is the fastest route?", IntentRead, "", "dist-blvd"},
+		{"how far is the slowest route", IntentRead, "", "dist-520"},
+		{"the rating of the cheapest hotel", IntentRead, "", "stars-parkside"},
+	})
+}
+
+// TestDurationIn: a duration adds up its parts, in minutes; the figure after it is no part.
+func TestDurationIn(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want float64
+		ok   bool
+	}{
+		{"1 hr 50 mins", 110, true},
+		{"1h 38m", 98, true},
+		{"4m 30s", 4.5, true},
+		{"38 min · 27.8 miles", 38, true},
+		{"2 days", 2880, true},
+		{"27.8 miles", 0, false},
+	} {
+		if got, ok := durationIn(c.text); got != c.want || ok != c.ok {
+			t.Errorf("durationIn(%q) = %v, %v; want %v, %v", c.text, got, ok, c.want, c.ok)
+		}
+	}
+}

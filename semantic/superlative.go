@@ -12,7 +12,8 @@ import (
 // for a control or a name, the one its row or card shows.
 
 // superlativeOf returns what a description's superlative asks for: "min-price", "max-price",
-// "min-time", "max-time", "min-date", "max-date", "min-size", "max-size", or "".
+// "min-time", "max-time", "min-date", "max-date", "min-size", "max-size", "min-duration",
+// "max-duration", or "".
 func superlativeOf(desc string) string {
 	d := " " + strings.ToLower(desc) + " "
 	for _, s := range superlatives {
@@ -37,10 +38,13 @@ var superlatives = []struct {
 	{"min-date", []string{"oldest", "least recent", "older"}},
 	{"max-size", []string{"biggest", "largest"}},
 	{"min-size", []string{"smallest", "tiniest"}},
+	{"min-duration", []string{"fastest", "quickest"}},
+	{"max-duration", []string{"slowest"}},
 }
 
 var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest",
-	"min-date": "oldest", "max-date": "newest", "min-size": "smallest", "max-size": "biggest"}
+	"min-date": "oldest", "max-date": "newest", "min-size": "smallest", "max-size": "biggest",
+	"min-duration": "fastest", "max-duration": "slowest"}
 
 // bySuperlative picks, among the look-alikes of the best candidate of ok (the same role, and
 // the same list or column) that score near it or else all of them, the one the
@@ -55,7 +59,50 @@ func bySuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
 			return c, n, true
 		}
 	}
-	return scored{}, 0, false
+	return itemSuperlative(s, ok, want)
+}
+
+// itemSuperlative picks the item (a card, a row) the superlative names by the value it shows,
+// and answers with the best candidate inside it, when the candidates do not carry that value
+// themselves: "how far is the fastest route" is the distance shown on the route whose time is
+// least, "the rating of the cheapest hotel" the rating on the cheapest hotel's card. False
+// unless candidates sit in at least two items that show such a value, one of them the extreme.
+func itemSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
+	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
+	items := itemValues(s, kind)
+	if len(items) < 2 {
+		return scored{}, 0, false
+	}
+	// ok is best first: the first candidate met in an item is that item's answer.
+	seen := map[int]bool{}
+	var band []scored
+	var vals []float64
+	for _, c := range ok {
+		e := c.Element
+		v, found := items[e.Item]
+		if e.Item == 0 || !found || seen[e.Item] || groupRoles[e.Role] || c.Score <= 0 {
+			continue
+		}
+		seen[e.Item] = true
+		band = append(band, c)
+		vals = append(vals, v)
+	}
+	if len(band) < 2 {
+		return scored{}, 0, false
+	}
+	best, tie := 0, false
+	for i := 1; i < len(vals); i++ {
+		switch {
+		case vals[i] == vals[best]:
+			tie = true
+		case (vals[i] > vals[best]) == wantMax:
+			best, tie = i, false
+		}
+	}
+	if tie {
+		return scored{}, 0, false
+	}
+	return band[best], len(band), true
 }
 
 func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, int, bool) {
@@ -177,6 +224,8 @@ func valueIn(t, kind string) (float64, bool) {
 		return dateIn(t)
 	case "size":
 		return sizeIn(t)
+	case "duration":
+		return durationIn(t)
 	case "time":
 		m := clockTokRe.FindStringSubmatch(clockTimes(strings.ToLower(t)))
 		if m == nil {
@@ -278,4 +327,32 @@ func sizeIn(t string) (float64, bool) {
 		}
 	}
 	return v, true
+}
+
+// durationRe reads one part of a duration: "1 hr", "50 mins", "38m", "12s", "2 days".
+var durationRe = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b`)
+
+// durationUnits are the minutes in each unit of durationRe, by its first letter.
+var durationUnits = map[byte]float64{'d': 24 * 60, 'h': 60, 'm': 1, 's': 1.0 / 60}
+
+// durationIn reads the first duration in t in minutes, adding up its parts ("1 hr 50 mins",
+// "1h 38m"): how "the fastest route" or "the quickest option" compares them.
+func durationIn(t string) (float64, bool) {
+	if !strings.ContainsAny(t, "0123456789") {
+		return 0, false
+	}
+	ms := durationRe.FindAllStringSubmatchIndex(t, 4)
+	if ms == nil {
+		return 0, false
+	}
+	total, end := 0.0, -1
+	for _, m := range ms {
+		if end >= 0 && strings.TrimSpace(t[end:m[0]]) != "" {
+			break // the next figure is no part of this duration
+		}
+		n, _ := strconv.ParseFloat(t[m[2]:m[3]], 64)
+		total += n * durationUnits[strings.ToLower(t[m[4]:m[5]])[0]]
+		end = m[1]
+	}
+	return total, true
 }
