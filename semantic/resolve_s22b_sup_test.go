@@ -49,3 +49,15 @@ func TestDurationIn(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_TotalIncluding: "the total including taxes" is a total, the taxes say which; the
+// figure is the one labelled Total, not the taxes nor the total before them.
+func TestResolve_TotalIncluding(t *testing.T) {
+	runResolveCases(t, "s22b-sup-booking.html", []resolveCase{
+		{"what's the grand total including taxes", IntentRead, "", "grand-total"},
+		{"the total including taxes", IntentRead, "", "grand-total"},
+		{"how much is the total including taxes?", IntentRead, "", "grand-total"},
+		{"total incl taxes", IntentRead, "", "grand-total"},
+		{"the total excluding taxes", IntentRead, "", "pre-tax"},
+	})
+}
