@@ -61,3 +61,13 @@ func TestResolve_TotalIncluding(t *testing.T) {
 		{"the total excluding taxes", IntentRead, "", "pre-tax"},
 	})
 }
+
+// TestResolve_RowSuperlative: in a comparison table whose columns are the things compared, a
+// superlative reads the row its field names; a cell costs the first price it shows, not the
+// price it was or the saving.
+func TestResolve_RowSuperlative(t *testing.T) {
+	runResolveCases(t, "s22b-sup-compare.html", []resolveCase{
+		{"the price of the cheapest phone", IntentRead, "", "price-kite"},
+		{"the price of the most expensive phone", IntentRead, "", "price-nova"},
+	})
+}

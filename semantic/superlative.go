@@ -59,7 +59,72 @@ func bySuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
 			return c, n, true
 		}
 	}
+	if c, n, found := rowSuperlative(s, ok, want); found {
+		return c, n, true
+	}
 	return itemSuperlative(s, ok, want)
+}
+
+// rowSuperlative answers a superlative whose best candidate is a row header from the values in
+// its row: in a comparison table whose columns are the things compared (laptops, plans) and
+// whose rows are their fields, "the price of the cheapest laptop" is the least figure of the
+// Price row. A cell's value is the first it shows ("$849.99 Was $949.99 Save $100" costs
+// $849.99), answered by the innermost element that shows it. False unless the row has at least
+// two cells with such a value, one of them the extreme.
+func rowSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
+	top := ok[0]
+	if top.Element.Role != "rowheader" {
+		return scored{}, 0, false
+	}
+	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
+	var cells []*Element // per cell, the element that shows its value
+	var vals []float64
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if !e.Visible || !inRowOf(s, e, top.Element) {
+			continue
+		}
+		v, found := valueIn(firstOf(e.Text, e.Name), kind)
+		switch {
+		case !found:
+		case e.Role == "cell" || e.Role == "gridcell":
+			cells = append(cells, e)
+			vals = append(vals, v)
+		case len(cells) > 0 && e.Parent == cells[len(cells)-1].ID && v == vals[len(vals)-1]:
+			cells[len(cells)-1] = e // the part of the cell that shows its value
+		}
+	}
+	if len(cells) < 2 {
+		return scored{}, 0, false
+	}
+	best, tie := 0, false
+	for i := 1; i < len(vals); i++ {
+		switch {
+		case vals[i] == vals[best]:
+			tie = true
+		case (vals[i] > vals[best]) == wantMax:
+			best, tie = i, false
+		}
+	}
+	if tie {
+		return scored{}, 0, false
+	}
+	return scored{Element: cells[best], Score: top.Score, Why: "in the row of " + clip(top.Element.Name, 30) + "; " + top.Why, eligible: true}, len(cells), true
+}
+
+// inRowOf reports whether e lies in the row of header h, as a cell or inside one: the row is
+// the repeated container both are in, or else h's parent.
+func inRowOf(s *Snapshot, e, h *Element) bool {
+	if h.Item != 0 {
+		return e.Item == h.Item
+	}
+	for k, id := 0, e.Parent; k < 3 && id >= 0 && id < len(s.Elements); k++ {
+		if id == h.Parent {
+			return true
+		}
+		id = s.Elements[id].Parent
+	}
+	return false
 }
 
 // itemSuperlative picks the item (a card, a row) the superlative names by the value it shows,
