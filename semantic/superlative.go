@@ -97,16 +97,8 @@ func rowSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
 	if len(cells) < 2 {
 		return scored{}, 0, false
 	}
-	best, tie := 0, false
-	for i := 1; i < len(vals); i++ {
-		switch {
-		case vals[i] == vals[best]:
-			tie = true
-		case (vals[i] > vals[best]) == wantMax:
-			best, tie = i, false
-		}
-	}
-	if tie {
+	best, found := extremeOf(vals, wantMax)
+	if !found {
 		return scored{}, 0, false
 	}
 	return scored{Element: cells[best], Score: top.Score, Why: "in the row of " + clip(top.Element.Name, 30) + "; " + top.Why, eligible: true}, len(cells), true
@@ -155,16 +147,8 @@ func itemSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) 
 	if len(band) < 2 {
 		return scored{}, 0, false
 	}
-	best, tie := 0, false
-	for i := 1; i < len(vals); i++ {
-		switch {
-		case vals[i] == vals[best]:
-			tie = true
-		case (vals[i] > vals[best]) == wantMax:
-			best, tie = i, false
-		}
-	}
-	if tie {
+	best, found := extremeOf(vals, wantMax)
+	if !found {
 		return scored{}, 0, false
 	}
 	return band[best], len(band), true
@@ -227,6 +211,16 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 	if len(band) < 2 {
 		return scored{}, 0, false
 	}
+	best, found := extremeOf(vals, wantMax)
+	if !found {
+		return scored{}, 0, false
+	}
+	return band[best], len(band), true
+}
+
+// extremeOf is the index of the greatest of vals (the least unless wantMax); false when two
+// share it, and the superlative does not say which.
+func extremeOf(vals []float64, wantMax bool) (int, bool) {
 	best, tie := 0, false
 	for i := 1; i < len(vals); i++ {
 		switch {
@@ -236,10 +230,7 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 			best, tie = i, false
 		}
 	}
-	if tie {
-		return scored{}, 0, false
-	}
-	return band[best], len(band), true
+	return best, !tie
 }
 
 // nearSpan is how far below the best a near tie scores.
