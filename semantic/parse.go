@@ -1232,6 +1232,10 @@ var npBreaks = map[string]bool{
 	"of": true, "for": true, "on": true, "in": true, "with": true, "to": true, "from": true, "under": true, "about": true,
 	"at": true, "by": true, "next": true, "beside": true, "near": true, "inside": true, "below": true, "above": true, "within": true,
 	"per": true, // "calories per slice" are calories
+	// "the total including taxes" is a total, the one pages label plainly (Total): what it
+	// includes says which. Not "excluding": pages name the figure that leaves something out
+	// by it ("Total before taxes", "Price excl. VAT"), so its words stay the target's.
+	"including": true, "incl": true,
 }
 
 // clauseSubjects start a clause after the noun they follow: "the total I'll be charged" is a

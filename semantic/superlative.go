@@ -12,7 +12,8 @@ import (
 // for a control or a name, the one its row or card shows.
 
 // superlativeOf returns what a description's superlative asks for: "min-price", "max-price",
-// "min-time", "max-time", or "".
+// "min-time", "max-time", "min-date", "max-date", "min-size", "max-size", "min-duration",
+// "max-duration", or "".
 func superlativeOf(desc string) string {
 	d := " " + strings.ToLower(desc) + " "
 	for _, s := range superlatives {
@@ -35,10 +36,15 @@ var superlatives = []struct {
 	{"max-time", []string{"latest time", "latest available", "latest slot"}},
 	{"max-date", []string{"latest", "newest", "most recent", "newer", "more recent"}},
 	{"min-date", []string{"oldest", "least recent", "older"}},
+	{"max-size", []string{"biggest", "largest"}},
+	{"min-size", []string{"smallest", "tiniest"}},
+	{"min-duration", []string{"fastest", "quickest"}},
+	{"max-duration", []string{"slowest"}},
 }
 
 var superlativeText = map[string]string{"min-price": "cheapest", "max-price": "dearest", "min-time": "earliest", "max-time": "latest",
-	"min-date": "oldest", "max-date": "newest"}
+	"min-date": "oldest", "max-date": "newest", "min-size": "smallest", "max-size": "biggest",
+	"min-duration": "fastest", "max-duration": "slowest"}
 
 // bySuperlative picks, among the look-alikes of the best candidate of ok (the same role, and
 // the same list or column) that score near it or else all of them, the one the
@@ -53,7 +59,99 @@ func bySuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
 			return c, n, true
 		}
 	}
-	return scored{}, 0, false
+	if c, n, found := rowSuperlative(s, ok, want); found {
+		return c, n, true
+	}
+	return itemSuperlative(s, ok, want)
+}
+
+// rowSuperlative answers a superlative whose best candidate is a row header from the values in
+// its row: in a comparison table whose columns are the things compared (laptops, plans) and
+// whose rows are their fields, "the price of the cheapest laptop" is the least figure of the
+// Price row. A cell's value is the first it shows ("$849.99 Was $949.99 Save $100" costs
+// $849.99), answered by the innermost element that shows it. False unless the row has at least
+// two cells with such a value, one of them the extreme.
+func rowSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
+	top := ok[0]
+	if top.Element.Role != "rowheader" {
+		return scored{}, 0, false
+	}
+	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
+	var cells []*Element // per cell, the element that shows its value
+	var vals []float64
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if !e.Visible || !inRowOf(s, e, top.Element) {
+			continue
+		}
+		v, found := valueIn(firstOf(e.Text, e.Name), kind)
+		switch {
+		case !found:
+		case e.Role == "cell" || e.Role == "gridcell":
+			cells = append(cells, e)
+			vals = append(vals, v)
+		case len(cells) > 0 && e.Parent == cells[len(cells)-1].ID && v == vals[len(vals)-1]:
+			cells[len(cells)-1] = e // the part of the cell that shows its value
+		}
+	}
+	if len(cells) < 2 {
+		return scored{}, 0, false
+	}
+	best, found := extremeOf(vals, wantMax)
+	if !found {
+		return scored{}, 0, false
+	}
+	return scored{Element: cells[best], Score: top.Score, Why: "in the row of " + clip(top.Element.Name, 30) + "; " + top.Why, eligible: true}, len(cells), true
+}
+
+// inRowOf reports whether e lies in the row of header h, as a cell or inside one: the row is
+// the repeated container both are in, or else h's parent.
+func inRowOf(s *Snapshot, e, h *Element) bool {
+	if h.Item != 0 {
+		return e.Item == h.Item
+	}
+	for k, id := 0, e.Parent; k < 3 && id >= 0 && id < len(s.Elements); k++ {
+		if id == h.Parent {
+			return true
+		}
+		id = s.Elements[id].Parent
+	}
+	return false
+}
+
+// itemSuperlative picks the item (a card, a row) the superlative names by the value it shows,
+// and answers with the best candidate inside it, when the candidates do not carry that value
+// themselves: "how far is the fastest route" is the distance shown on the route whose time is
+// least, "the rating of the cheapest hotel" the rating on the cheapest hotel's card. False
+// unless candidates sit in at least two items that show such a value, one of them the extreme.
+func itemSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) {
+	wantMax, kind := strings.HasPrefix(want, "max-"), want[4:]
+	items := itemValues(s, kind)
+	if len(items) < 2 {
+		return scored{}, 0, false
+	}
+	// ok is best first: the first candidate met in an item is that item's answer.
+	seen := map[int]bool{}
+	var band []scored
+	var vals []float64
+	for _, c := range ok {
+		e := c.Element
+		v, found := items[e.Item]
+		if e.Item == 0 || !found || seen[e.Item] || groupRoles[e.Role] || c.Score <= 0 {
+			continue
+		}
+		seen[e.Item] = true
+		band = append(band, c)
+		vals = append(vals, v)
+	}
+	if len(band) < 2 {
+		return scored{}, 0, false
+	}
+	best, found := extremeOf(vals, wantMax)
+	if !found {
+		return scored{}, 0, false
+	}
+	return band[best], len(band), true
 }
 
 func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, int, bool) {
@@ -113,6 +211,16 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 	if len(band) < 2 {
 		return scored{}, 0, false
 	}
+	best, found := extremeOf(vals, wantMax)
+	if !found {
+		return scored{}, 0, false
+	}
+	return band[best], len(band), true
+}
+
+// extremeOf is the index of the greatest of vals (the least unless wantMax); false when two
+// share it, and the superlative does not say which.
+func extremeOf(vals []float64, wantMax bool) (int, bool) {
 	best, tie := 0, false
 	for i := 1; i < len(vals); i++ {
 		switch {
@@ -122,10 +230,7 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 			best, tie = i, false
 		}
 	}
-	if tie {
-		return scored{}, 0, false
-	}
-	return band[best], len(band), true
+	return best, !tie
 }
 
 // nearSpan is how far below the best a near tie scores.
@@ -173,6 +278,10 @@ func valueIn(t, kind string) (float64, bool) {
 		return moneyIn(t)
 	case "date":
 		return dateIn(t)
+	case "size":
+		return sizeIn(t)
+	case "duration":
+		return durationIn(t)
 	case "time":
 		m := clockTokRe.FindStringSubmatch(clockTimes(strings.ToLower(t)))
 		if m == nil {
@@ -236,4 +345,70 @@ func dateIn(t string) (float64, bool) {
 	d, _ := strconv.Atoi(day)
 	y, _ := strconv.Atoi(m[5])
 	return float64(y*10000 + mo*100 + d), true
+}
+
+// measureRe reads a measure: one to three numbers joined by "×" or "x" ("8 × 38 × 64 cm",
+// "20 L", "1.5 TB") and the unit after them.
+var measureRe = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)?)(?:\s*[×x]\s*(\d+(?:[.,]\d+)?))?(?:\s*[×x]\s*(\d+(?:[.,]\d+)?))?\s*(mm|cm|inch|inches|ft|ml|l|litres?|liters?|kb|mb|gb|tb)\b`)
+
+// unitScale brings the units of measureRe to one scale per dimension (millimetres, millilitres,
+// kilobytes), so that "1 m" is bigger than "80 cm".
+var unitScale = map[string]float64{"mm": 1, "cm": 10, "inch": 25.4, "inches": 25.4, "ft": 304.8,
+	"ml": 1, "l": 1000, "litre": 1000, "litres": 1000, "liter": 1000, "liters": 1000,
+	"kb": 1, "mb": 1e3, "gb": 1e6, "tb": 1e9}
+
+// letterSizes orders the sizes of clothes, smallest first.
+var letterSizes = map[string]float64{"xxs": 1, "xs": 2, "s": 3, "m": 4, "l": 5, "xl": 6, "xxl": 7, "2xl": 7, "xxxl": 8, "3xl": 8}
+
+// sizeIn reads how big the first measure in t is: a package's dimensions by their volume
+// ("8 × 38 × 64 cm"), a length, a capacity or a file's size by their amount, or a garment's
+// size by its letters ("XL"), so that "the biggest size" picks the box that holds the most.
+func sizeIn(t string) (float64, bool) {
+	if v, ok := letterSizes[strings.ToLower(strings.TrimSpace(t))]; ok {
+		return v, true
+	}
+	if !strings.ContainsAny(t, "0123456789") {
+		return 0, false
+	}
+	m := measureRe.FindStringSubmatch(t)
+	if m == nil {
+		return 0, false
+	}
+	scale := unitScale[strings.ToLower(m[4])]
+	v := 1.0
+	for _, n := range m[1:4] {
+		if n != "" {
+			f, _ := strconv.ParseFloat(strings.ReplaceAll(n, ",", "."), 64)
+			v *= f * scale
+		}
+	}
+	return v, true
+}
+
+// durationRe reads one part of a duration: "1 hr", "50 mins", "38m", "12s", "2 days".
+var durationRe = regexp.MustCompile(`(?i)(\d+(?:\.\d+)?)\s*(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b`)
+
+// durationUnits are the minutes in each unit of durationRe, by its first letter.
+var durationUnits = map[byte]float64{'d': 24 * 60, 'h': 60, 'm': 1, 's': 1.0 / 60}
+
+// durationIn reads the first duration in t in minutes, adding up its parts ("1 hr 50 mins",
+// "1h 38m"): how "the fastest route" or "the quickest option" compares them.
+func durationIn(t string) (float64, bool) {
+	if !strings.ContainsAny(t, "0123456789") {
+		return 0, false
+	}
+	ms := durationRe.FindAllStringSubmatchIndex(t, 4)
+	if ms == nil {
+		return 0, false
+	}
+	total, end := 0.0, -1
+	for _, m := range ms {
+		if end >= 0 && strings.TrimSpace(t[end:m[0]]) != "" {
+			break // the next figure is no part of this duration
+		}
+		n, _ := strconv.ParseFloat(t[m[2]:m[3]], 64)
+		total += n * durationUnits[strings.ToLower(t[m[4]:m[5]])[0]]
+		end = m[1]
+	}
+	return total, true
 }

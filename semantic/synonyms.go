@@ -68,6 +68,9 @@ var phraseRewrites = []struct {
 	// "switch to the resolved alerts", "show closed jobs": a list's tab or filter named for the
 	// state kept (Resolved, Closed), the list's noun after it saying where.
 	{regexp.MustCompile(`(?i)^\s*(?:show|switch to|go to|view|see)\s+(?:the\s+|my\s+)?([a-z]+ed|open|active|pending|unread|draft)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
+	// "how long does it take altogether?", "what do I pay all told": a sum over the parts is
+	// the figure a page labels Total, not one of its parts.
+	{regexp.MustCompile(`(?i)\b(?:altogether|all together|all told|all in all|in all)\b`), "in total"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{saidQuestionRe, "${1}'s message"},
 }
