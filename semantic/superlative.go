@@ -144,14 +144,7 @@ func itemSuperlative(s *Snapshot, ok []scored, want string) (scored, int, bool) 
 		band = append(band, c)
 		vals = append(vals, v)
 	}
-	if len(band) < 2 {
-		return scored{}, 0, false
-	}
-	best, found := extremeOf(vals, wantMax)
-	if !found {
-		return scored{}, 0, false
-	}
-	return band[best], len(band), true
+	return extremeIn(band, vals, wantMax)
 }
 
 func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, int, bool) {
@@ -208,6 +201,13 @@ func superlativeIn(s *Snapshot, ok []scored, want string, wide bool) (scored, in
 			}
 		}
 	}
+	return extremeIn(band, vals, wantMax)
+}
+
+// extremeIn is the candidate of band whose value (vals, one each) is the extreme one, the
+// greatest unless wantMax is false, and how many were compared; false for fewer than two or a
+// tie.
+func extremeIn(band []scored, vals []float64, wantMax bool) (scored, int, bool) {
 	if len(band) < 2 {
 		return scored{}, 0, false
 	}
