@@ -186,9 +186,17 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 	if n > len(old.Elements) {
 		return nil, fmt.Errorf("%w: %d patches to %d elements", errWire, n, len(old.Elements))
 	}
+	// Nothing changed: old's elements and the ranker's work on them are shared. Else s gets its
+	// own copy of them (own), and its preparation starts anew.
 	s := &Snapshot{Gen: gen, URL: url, Title: title, Elements: old.Elements, Containers: old.Containers, prep: old.prep}
+	owned := false
+	own := func() {
+		if !owned {
+			s.Elements, s.prep, owned = slices.Clone(old.Elements), &prepCache{}, true
+		}
+	}
 	if n > 0 {
-		s.Elements, s.prep = slices.Clone(old.Elements), &prepCache{}
+		own()
 	}
 	i := -1
 	var dx, dy, dw, dh int
@@ -230,8 +238,13 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 			e.Class = r.str()
 		}
 	}
-	if err := rekindItems(r, old, s); err != nil {
+	kinds, err := readKinds(r, len(old.Elements)+len(old.Containers))
+	if err != nil {
 		return nil, err
+	}
+	if len(kinds) > 0 {
+		own()
+		rekind(s, kinds)
 	}
 	if r.err == nil && r.i != len(r.s) {
 		r.fail("end")
@@ -239,7 +252,7 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	if s.prep != old.prep {
+	if owned {
 		if c := old.prep; c != nil && c.ready.Load() {
 			s.prev = old // prepared, so with no prev of its own: one link at most
 		}
@@ -247,48 +260,48 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 	return s, nil
 }
 
-// rekindItems reads the end of a patch from r, the items whose kind changed (a count, then each
-// item's number and kind), and gives s's elements and containers of those items their new kind.
-// s's elements are cloned from old's, and its preparation started anew, unless the patch's rows
-// did that already.
-func rekindItems(r *wireReader, old, s *Snapshot) error {
+// readKinds reads the end of a patch from r: the items whose kind changed (a count, at most most,
+// then each item's number and kind), by item.
+func readKinds(r *wireReader, most int) (map[int]string, error) {
 	k := r.num()
 	if r.err != nil || k == 0 {
-		return r.err
+		return nil, r.err
 	}
-	if k > len(old.Elements)+len(old.Containers) {
-		return fmt.Errorf("%w: %d item kinds for %d elements", errWire, k, len(old.Elements))
+	if k > most {
+		return nil, fmt.Errorf("%w: %d item kinds for %d elements and containers", errWire, k, most)
 	}
 	kinds := make(map[int]string, k)
 	for range k {
 		item, kind := r.num(), r.str()
 		if r.err != nil {
-			return r.err
+			return nil, r.err
 		}
 		if item <= 0 {
-			return fmt.Errorf("%w: a kind for item %d", errWire, item)
+			return nil, fmt.Errorf("%w: a kind for item %d", errWire, item)
 		}
 		kinds[item] = kind
 	}
-	if s.prep == old.prep {
-		s.Elements, s.prep = slices.Clone(old.Elements), &prepCache{}
-	}
+	return kinds, nil
+}
+
+// rekind gives the elements and containers of s of the items in kinds their new kind. s's
+// elements are its own; its containers, shared with the snapshot it was patched from, are
+// copied before the first change.
+func rekind(s *Snapshot, kinds map[int]string) {
 	for i := range s.Elements {
 		if kind, ok := kinds[s.Elements[i].Item]; ok {
 			s.Elements[i].ItemKind = kind
 		}
 	}
-	cs := s.Containers
-	for i, c := range cs {
+	copied := false
+	for i, c := range s.Containers {
 		if kind, ok := kinds[c.Item]; ok && kind != c.Kind {
-			if &cs[0] == &old.Containers[0] {
-				cs = slices.Clone(cs)
+			if !copied {
+				s.Containers, copied = slices.Clone(s.Containers), true
 			}
-			cs[i].Kind = kind
+			s.Containers[i].Kind = kind
 		}
 	}
-	s.Containers = cs
-	return nil
 }
 
 // docID reports whether doc looks like a page-side document id (base64url, short), which Snap
