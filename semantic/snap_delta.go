@@ -260,7 +260,7 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 	return s, nil
 }
 
-// readKinds reads the end of a patch from r: the items whose kind changed (a count, at most most,
+// readKinds reads the end of a patch from r: the items whose kind changed (a count, no more than most,
 // then each item's number and kind), by item.
 func readKinds(r *wireReader, most int) (map[int]string, error) {
 	k := r.num()
