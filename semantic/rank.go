@@ -1783,12 +1783,13 @@ var irregularStems = map[string]string{
 	"gave": "giv", "written": "writ", "wrote": "writ", "chosen": "choos", "chose": "choos",
 }
 
-// stemAs is what stem returns outright for a word: a day's or month's short form, an irregular
-// past form's stem, a foreign interface word's English stems (one lookup for all, before the
-// rules).
+// stemAs is what stem returns outright for a word: a British spelling's American stem, a
+// day's or month's short form, an irregular past form's stem, a foreign interface word's
+// English stems (one lookup for all, before the rules).
 var stemAs = func() map[string]string {
-	m := make(map[string]string, len(dayMonthAbbr)+len(irregularStems)+len(foreignWords))
-	for _, src := range []map[string]string{dayMonthAbbr, irregularStems, foreignStems()} {
+	british := britishStems()
+	m := make(map[string]string, len(british)+len(dayMonthAbbr)+len(irregularStems)+len(foreignWords))
+	for _, src := range []map[string]string{british, dayMonthAbbr, irregularStems, foreignStems()} {
 		for w, a := range src {
 			m[w] = a
 		}
