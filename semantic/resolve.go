@@ -14,8 +14,32 @@ import (
 
 // Resolve finds the element of s that q describes. It fails with errs.TargetNotFound when nothing
 // fits (the message names the closest elements) and with errs.AmbiguousTarget when several fit
-// equally well and neither q.Match nor the description says which.
+// equally well and neither q.Match nor the description says which. When the description as
+// written fails so, a word of it the page lacks is read as the page's nearest word (a typo, see
+// correctTypos) and the description tried once more.
 func Resolve(s *Snapshot, q Query) (Resolution, error) {
+	res, err := resolveAsWritten(s, q)
+	if err == nil || !(errs.Is(err, errs.TargetNotFound) || errs.Is(err, errs.AmbiguousTarget)) {
+		return res, err
+	}
+	// A word the page does not have may be a slip of the keyboard ("the Sumbit button"): read
+	// as the page's nearest word, the description may resolve where it did not.
+	fixed, read := correctTypos(s, q.Description)
+	if read == "" {
+		return res, err
+	}
+	q.Description = fixed
+	res2, err2 := resolveAsWritten(s, q)
+	if err2 != nil {
+		return res, err
+	}
+	res2.Why = "read " + read + "; " + res2.Why
+	res2.Confidence *= typoDiscount
+	return res2, nil
+}
+
+// resolveAsWritten is Resolve for the description as it is written.
+func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 	if strings.TrimSpace(q.Description) == "" {
 		return Resolution{}, errs.E(errs.TargetNotFound, "empty target description")
 	}
