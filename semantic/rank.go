@@ -1241,10 +1241,15 @@ func intentFit(e *Element, intent Intent) float64 {
 			return 0.25
 		case !e.Interactive:
 			return 0.1
+		case e.Role == "label":
+			return -0.1 // a field's label says what the field holds; the field says it
 		}
 		return -0.05
 	}
 	if e.Interactive {
+		if e.Role == "label" {
+			return 0 // "registration number": the field, which its label only points to
+		}
 		return 0.05
 	}
 	return 0
