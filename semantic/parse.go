@@ -1225,6 +1225,12 @@ var verbHeads = map[string]bool{
 	"chat": true,
 	// "trash the ID I uploaded" is the file's Delete button.
 	"trash": true,
+	// "move Yuki Sato to the next stage" (see nextStageRe) is the card's Advance button.
+	"advance": true,
+	// "SSH into the jenkins box" is the machine's SSH button.
+	"ssh": true,
+	// "one more copy of the sunset print" (one more: increase) is the print's Increase button.
+	"increase": true, "decrease": true,
 }
 
 // npBreaks end the first noun phrase.
@@ -1429,6 +1435,8 @@ func ownersRole(main []string, start int) bool {
 	for k := start - 1; k > 0; k-- {
 		if w := main[k]; w == "of" || w == "for" {
 			return contentWord(main[k-1]) || priceRoleWords[main[k-1]]
+		} else if w == "into" {
+			return actsInto(main, k)
 		} else if roleWords[w] != nil {
 			return false
 		}

@@ -54,6 +54,9 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)^\s*(?:send|write|leave) (?:a |an )?(?:message|note) (?:to|for)\b`), "contact"},
 	// "go with the Pro plan", "opt for express delivery": a choice, made by its Select button.
 	{regexp.MustCompile(`(?i)^\s*(?:go with|opt for|settle on)\b`), "select"},
+	// "move Yuki Sato to the next stage", "push the ticket on to the next step": a pipeline or
+	// a board moves an item along by its Advance button (or "Next stage").
+	{nextStageRe, "advance $1"},
 	// "pay with Apple Pay", "pay by card": the means is the payment option named so, not the
 	// Pay now button.
 	{regexp.MustCompile(`(?i)^\s*pay (?:with|using|via|by) (.+)$`), "$1"},
@@ -154,6 +157,8 @@ var wordAlternatives = map[string][]string{
 	"confirm": {"save", "submit", "apply"}, "apply": {"save", "confirm"},
 	"submit": {"send", "confirm"}, "send": {"submit"}, "undo": {"revert"}, "buy": {"purchase", "checkout"},
 	"purchase": {"buy"},
+	// Moving an item on in a pipeline: "Advance", "Next stage", "Move to Interview", "Promote".
+	"advance": {"next", "move", "promote"},
 	// Keeping a thing from happening is what a control that disables or blocks it does.
 	"prevent": {"disable", "block", "stop"},
 	// "the zero excess cover" is the plan that says "No excess".

@@ -1,0 +1,48 @@
+package semantic
+
+import "testing"
+
+// TestResolve_ActionInto: "SSH into the build box" is the SSH button of the machine's row: the
+// box is the machine the action goes into, not a check box or a text box to find.
+func TestResolve_ActionInto(t *testing.T) {
+	runResolveCases(t, "s23-rowact-servers.html", []resolveCase{
+		{"SSH into the build-runner box", IntentClick, "", "ssh-build"},
+		{"ssh into the staging box", IntentClick, "", "ssh-staging"},
+		{"SSH into the postgres box", IntentAny, "", "ssh-pg"},
+		// Typing into a box still finds the box.
+		{"type the rota into the team notes box", IntentAny, "", "notes"},
+	})
+}
+
+// TestResolve_NextStage: moving an item to the next stage of a pipeline is its Advance button.
+func TestResolve_NextStage(t *testing.T) {
+	runResolveCases(t, "s23-rowact-pipeline.html", []resolveCase{
+		{"move Elif Demir to the next stage", IntentClick, "", "adv-elif"},
+		{"push Jonas Berg on to the next round", IntentClick, "", "adv-jonas"},
+		{"advance Kwame Mensah", IntentClick, "", "adv-kwame"},
+	})
+}
+
+// TestResolve_OneMoreOfItem: "one more" of a line is its quantity stepper's Increase, "one
+// less" its Decrease, the rest of the description naming the line.
+func TestResolve_OneMoreOfItem(t *testing.T) {
+	runResolveCases(t, "s23-rowact-cart.html", []resolveCase{
+		{"one more copy of the harbour print", IntentClick, "", "inc-harbour"},
+		{"one more copy of the fern print", IntentClick, "", "inc-fern"},
+		{"one less copy of the harbour print", IntentClick, "", "dec-harbour"},
+		{"remove the fern photo", IntentClick, "", "rm-fern"},
+	})
+}
+
+// TestNextStageRe: the rewrite takes the item between the verb and "to the next stage".
+func TestNextStageRe(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"move Yuki Sato to the next stage", "advance Yuki Sato"},
+		{"push the Acme deal on to the next step", "advance the Acme deal"},
+		{"move the card to the Done column", "move the card to the Done column"},
+	} {
+		if got := nextStageRe.ReplaceAllString(c.in, "advance $1"); got != c.want {
+			t.Errorf("nextStageRe on %q = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+package semantic
+
+import (
+	"regexp"
+	"slices"
+)
+
+// Per-item controls: a control that belongs to one item of a list, a table or a set of cards,
+// which a description names by the item's content and by what the control does ("move Yuki
+// Sato to the next stage" is the Advance button on Yuki Sato's card).
+
+// nextStageRe moves an item on to the next stage of a pipeline or a board: "move Yuki Sato to
+// the next stage", "push the ticket on to the next step". Pages name that action Advance (or
+// "Next stage", "Move to ...": see advance in wordAlternatives).
+var nextStageRe = regexp.MustCompile(`(?i)^\s*(?:move|push|take|bring)\s+(.+?)\s+(?:on\s+)?to\s+the\s+next\s+(?:stage|step|round|phase|column)\s*$`)
+
+// actsInto reports whether the "into" at main[k] follows an action a control is named after
+// and opens a phrase that names a thing of the page before its role word: "SSH into the
+// jenkins box" is the SSH button of the jenkins machine, which people call a box; the box is
+// whose the control is (ownersRole), not the target. ("Paste into the box" has no action
+// verb, and "type the code into the box" is read by typeIntoRe before.)
+func actsInto(main []string, k int) bool {
+	if k < 1 || !verbHeads[main[k-1]] {
+		return false
+	}
+	return slices.ContainsFunc(main[k+1:], func(w string) bool { return contentWord(w) })
+}
