@@ -28,3 +28,12 @@ func TestResolve_ContentUnderCaption(t *testing.T) {
 		{"the sentence to rewrite", IntentRead, "", "src"},
 	})
 }
+
+// TestResolve_FileKinds: people name a file by its app or its kind ("the Figma file", "the
+// spreadsheet"), pages by its extension (.fig, .xlsx).
+func TestResolve_FileKinds(t *testing.T) {
+	runResolveCases(t, "s23-about-files.html", []resolveCase{
+		{"check the box for the Figma file", IntentClick, "", "cb-3"},
+		{"check the box for the spreadsheet", IntentClick, "", "cb-2"},
+	})
+}
