@@ -98,6 +98,9 @@ type Parsed struct {
 	// This says the description points at "this" thing ("how many songs are in this
 	// playlist"): the one the page is about, not an entry of its navigation.
 	This bool
+	// Topic are the words after a topical "about" ("the chapter about roasters" -> roasters):
+	// what the item's text covers, never its value kind (see topicAbout).
+	Topic []string
 }
 
 var (
@@ -400,9 +403,14 @@ func Parse(description string) Parsed {
 	for _, w := range main {
 		datey = datey || dateWords[w] || dayWords[w] && w != "today" && w != "yesterday" && w != "tomorrow"
 	}
+	topicAt, aboutAt := -1, -1 // where in Words and in main the words after a topical "about" start
 	for i := 0; i < len(main); i++ {
 		w := main[i]
 		if strings.HasPrefix(w, "\x00") {
+			continue
+		}
+		if topicAt < 0 && topicAbout(main, i) {
+			topicAt, aboutAt = len(p.Words), i
 			continue
 		}
 		if (w == "first" || w == "last") && i+1 < len(main) && main[i+1] == "name" {
@@ -493,6 +501,11 @@ func Parse(description string) Parsed {
 		}
 		p.Words = append(p.Words, w)
 	}
+	for aboutAt >= 0 && len(hits) > 0 && hits[len(hits)-1].start > aboutAt {
+		// "the ticket about the app icon": the icon is what the ticket is about.
+		p.Words = append(p.Words, strings.Fields(hits[len(hits)-1].word)...)
+		hits = hits[:len(hits)-1]
+	}
 	// The last role word is the head noun; earlier ones describe it ("the Menu button").
 	if len(hits) > 0 {
 		head := hits[len(hits)-1]
@@ -542,14 +555,19 @@ func Parse(description string) Parsed {
 			p.Possessor = ofObject(main)
 		}
 	}
+	kindFrom := p.Words
+	if topicAt >= 0 {
+		p.Topic = slices.Clone(p.Words[topicAt:])
+		kindFrom = p.Words[:topicAt] // "the question about billing dates" asks for no date
+	}
 	if p.Kind == "" {
-		for _, w := range p.Words {
+		for _, w := range kindFrom {
 			if figureWords[w] {
 				p.Kind = "figure"
 			}
 		}
 	}
-	if k := kindOf(p.Words); k != "" && (p.Kind == "" || p.Kind == "figure") {
+	if k := kindOf(kindFrom); k != "" && (p.Kind == "" || p.Kind == "figure") {
 		p.Kind = k
 	}
 	if len(p.Roles) > 0 && p.Roles[0] == "columnheader" {

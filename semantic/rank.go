@@ -267,6 +267,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	wordsInContext(ps, p)
+	topicItemLink(p, intent)
 	qs := newQueryText(p)
 	qs.weigh(ps, s.Title)
 	all := scoreAll(ps, p, qs, intent)
@@ -388,6 +389,8 @@ type queryText struct {
 	nameOfToks      []string
 	// poss are the possessor's words (Parsed.Possessor), nonPoss the other words, stemmed.
 	poss, nonPoss []string
+	// topic are Parsed.Topic's words, stemmed (see kindWord).
+	topic []string
 
 	// What a field needs for match to find rawWords and words, wordsJoined and words, the
 	// role words, each phrase (see queryMask).
@@ -444,6 +447,8 @@ func (qt *queryText) weigh(ps []prepared, title string) {
 			// "how many pods are in CrashLoopBackOff": the count is labelled by the state
 			// ("CrashLoopBackOff 3"), the pods are what every count of the page counts.
 			wt *= weightUnit
+		case qt.kindWord(w):
+			wt *= weightKindWord
 		case w == qt.head:
 			wt *= weightHead
 		}
@@ -623,6 +628,9 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	for _, w := range p.Possessor {
 		qt.poss = append(qt.poss, tokens(w)...)
+	}
+	for _, w := range p.Topic {
+		qt.topic = append(qt.topic, tokens(w)...)
 	}
 	if len(qt.poss) > 0 {
 		for _, w := range qt.words {

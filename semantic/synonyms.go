@@ -176,6 +176,10 @@ var wordAlternatives = map[string][]string{
 	// Calls and visits.
 	"unmute": {"microphone", "mic"}, "mute": {"microphone", "mic"}, "telehealth": {"video", "virtual"},
 	"virtual": {"video", "online"},
+	// A file is named by its extension; people name the app or the kind ("the Figma file",
+	// "the spreadsheet").
+	"figma": {"fig"}, "photoshop": {"psd"}, "excel": {"xlsx", "xls"}, "powerpoint": {"pptx", "ppt"},
+	"spreadsheet": {"xlsx", "xls", "csv", "ods"}, "presentation": {"pptx", "ppt", "odp"},
 	// Words for the same text.
 	"notes": {"description", "comment"}, "details": {"info", "information"}, "summary": {"overview"},
 	"overview": {"summary"}, "length": {"duration"}, "duration": {"length"}, "language": {"lang"},
