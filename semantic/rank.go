@@ -1788,7 +1788,7 @@ var irregularStems = map[string]string{
 // rules).
 var stemAs = func() map[string]string {
 	m := make(map[string]string, len(dayMonthAbbr)+len(irregularStems)+len(foreignWords))
-	for _, src := range []map[string]string{dayMonthAbbr, irregularStems, foreignStems()} {
+	for _, src := range []map[string]string{dayMonthAbbr, irregularStems, foreignStems(), spanStems()} {
 		for w, a := range src {
 			m[w] = a
 		}

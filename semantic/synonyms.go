@@ -82,7 +82,7 @@ func rewritePhrases(s string) string {
 	for _, r := range phraseRewrites {
 		s = r.re.ReplaceAllString(s, r.out)
 	}
-	return s
+	return rewriteVocabulary(s)
 }
 
 // wordAlternatives maps a description word to words a page may use for it. Both sides are
@@ -202,6 +202,7 @@ var alternatives = func() map[string]map[string]bool {
 			}
 		}
 	}
+	addAlternatives(out) // s23_words.go
 	return out
 }()
 
