@@ -1800,9 +1800,9 @@ var irregularStems = map[string]string{
 // day's or month's short form, an irregular past form's stem, a foreign interface word's
 // English stems (one lookup for all, before the rules).
 var stemAs = func() map[string]string {
-	british := britishStems()
-	m := make(map[string]string, len(british)+len(dayMonthAbbr)+len(irregularStems)+len(foreignWords))
-	for _, src := range []map[string]string{british, dayMonthAbbr, irregularStems, foreignStems()} {
+	british, spans := britishStems(), spanStems()
+	m := make(map[string]string, len(british)+len(dayMonthAbbr)+len(irregularStems)+len(foreignWords)+len(spans))
+	for _, src := range []map[string]string{british, dayMonthAbbr, irregularStems, foreignStems(), spans} {
 		for w, a := range src {
 			m[w] = a
 		}

@@ -85,7 +85,7 @@ func rewritePhrases(s string) string {
 	for _, r := range phraseRewrites {
 		s = r.re.ReplaceAllString(s, r.out)
 	}
-	return s
+	return rewriteVocabulary(s)
 }
 
 // wordAlternatives maps a description word to words a page may use for it. Both sides are
@@ -211,6 +211,7 @@ var alternatives = func() map[string]map[string]bool {
 			}
 		}
 	}
+	addAlternatives(out) // s23_words.go
 	return out
 }()
 

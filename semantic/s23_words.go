@@ -1,0 +1,146 @@
+package semantic
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// People say what they want in their own words; pages label controls with the trade's words.
+// "Make my own copy of this project" is the Fork button, "an expert" the Ask a specialist
+// button, "double the recipe" the 2x tab. The tables here carry the general equivalences of
+// web interface vocabulary that synonyms.go's word alternatives do not: groups of words that
+// name one concept (each may stand for the others), and ways of writing a time span that
+// range pickers shorten ("one year" is the 1Y of a chart's ranges).
+
+// conceptGroups are words that name one concept on web pages: each is an alternative (see
+// alternative) for every other word of its group. A word may be in two groups when it has two
+// senses ("fork": a copy of a project, a piece of cutlery).
+var conceptGroups = [][]string{
+	// Someone who knows: "contact an expert" is the Ask a specialist button.
+	{"expert", "specialist", "advisor", "adviser", "consultant"},
+	// A copy of one's own: code hosts fork, editors duplicate, repositories clone.
+	{"copy", "duplicate", "clone", "fork"},
+	// Cutlery: "I want plastic forks" is the Include utensils box.
+	{"utensils", "cutlery", "silverware", "fork", "forks", "spoon", "spoons", "knife", "knives"},
+	// Beyond one's country: card controls say "outside the U.S.", plans "abroad".
+	{"international", "foreign", "abroad", "overseas"},
+	// An emoji put on a message is a reaction to it.
+	{"emoji", "reaction", "react"},
+	// Ride-hailing is named for its best-known apps: "I drive for Uber" is rideshare use.
+	{"rideshare", "ridesharing", "uber", "lyft"},
+	// Multipliers: a recipe or a chart scaled "2x" is doubled.
+	{"double", "twice", "2x", "x2"}, {"triple", "3x", "x3"}, {"quadruple", "4x", "x4"},
+	// A text message is an SMS.
+	{"sms", "texting"},
+}
+
+// directedAlternatives are alternatives one way only: the description word on the left may be
+// said by a page with the words on the right, not the other way round.
+var directedAlternatives = map[string][]string{
+	// "international transactions" are the "Transactions outside the U.S.".
+	"international": {"outside"},
+	// A random password or name is a generated one; a new one is generated again.
+	"random": {"generate", "regenerate"}, "new": {"regenerate"},
+	// "Send me my data": pages offer to email it.
+	"send": {"email", "mail"},
+	// "before deleting": what is done first.
+	"before": {"first"},
+	// Older versions of a thing are its history.
+	"older": {"history"}, "earlier": {"history"},
+	// "contact an expert", "chat with the TA": help desks' buttons ask.
+	"contact": {"ask"}, "chat": {"ask"},
+	// "classes that aren't full" (read as available): the filter for those with spots left.
+	"available": {"spots", "openings", "vacancies"},
+	// A page that says "Text message" offers SMS.
+	"sms": {"text"},
+}
+
+// addAlternatives adds the concept groups and directed alternatives to out (alternatives,
+// stemmed as every compared token is).
+func addAlternatives(out map[string]map[string]bool) {
+	add := func(a, b string) {
+		sa := stem(a)
+		if out[sa] == nil {
+			out[sa] = map[string]bool{}
+		}
+		for _, t := range tokens(strings.ToLower(b)) {
+			if t != sa {
+				out[sa][t] = true
+			}
+		}
+	}
+	for _, g := range conceptGroups {
+		for _, a := range g {
+			for _, b := range g {
+				if a != b {
+					add(a, b)
+				}
+			}
+		}
+	}
+	for a, bs := range directedAlternatives {
+		for _, b := range bs {
+			add(a, b)
+		}
+	}
+}
+
+// spanUnits are the abbreviations range pickers use for a unit of time after a count ("1Y",
+// "5yr", "6mo", "2wk"), and the word each stands for. One letter "m" is not among them: "1m"
+// is as often a minute or a million as a month.
+var spanUnits = map[string]string{"y": "year", "yr": "year", "yrs": "year", "mo": "month", "mos": "month", "wk": "week", "wks": "week"}
+
+// spanStems is what stem returns outright for a count and a span unit written as one word
+// ("1y" -> "1 year"), for the counts range pickers use.
+func spanStems() map[string]string {
+	m := map[string]string{}
+	for _, n := range []int{1, 2, 3, 4, 5, 6, 9, 10, 12, 15, 18, 20, 24, 30} {
+		for abbr, unit := range spanUnits {
+			m[strconv.Itoa(n)+abbr] = strconv.Itoa(n) + " " + stemRules(unit)
+		}
+	}
+	return m
+}
+
+// spanCountRe is a count written as a word before a unit of time: "one year", "six months".
+var spanCountRe = regexp.MustCompile(`(?i)\b(one|two|three|four|five|six|nine|ten|twelve)([- ](?:years?|months?|weeks?)\b)`)
+
+// countWords are the counts spanCountRe reads.
+var countWords = map[string]string{"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+	"nine": "9", "ten": "10", "twelve": "12"}
+
+// spanCounts writes the count of a time span in digits ("the one year chart" -> "the 1 year
+// chart"): "one" is a stop word, and the page's range button says "1Y".
+func spanCounts(s string) string {
+	if !strings.Contains(s, "year") && !strings.Contains(s, "month") && !strings.Contains(s, "week") {
+		return s
+	}
+	return spanCountRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := spanCountRe.FindStringSubmatch(m)
+		return countWords[strings.ToLower(sub[1])] + sub[2]
+	})
+}
+
+// vocabularyRewrites are phrase rewrites of what people say into the words pages use, applied
+// after phraseRewrites.
+var vocabularyRewrites = []struct {
+	re  *regexp.Regexp
+	out string
+}{
+	// "by text message", "via text": an SMS. ("text" and "message" alone are role words.)
+	{regexp.MustCompile(`(?i)\btext(?:ing)? messages?\b|\b(by|via|over) text\b`), "$1 SMS"},
+	// "switch the from and to airports", "flip origin and destination": the Swap button;
+	// "switch" before two things joined by "and" is no switch control.
+	{regexp.MustCompile(`(?i)^\s*(?:switch|flip|exchange|interchange)\s+(.+\s+and\s+.+)$`), "swap $1"},
+	// "classes that aren't full": the ones with room left, which filters call available.
+	{regexp.MustCompile(`(?i)\b(?:that|which)?\s*(?:aren't|are not|isn't|is not|not)\s+(?:full|booked up|sold out)\b`), " available"},
+}
+
+// rewriteVocabulary applies vocabularyRewrites and spanCounts to a description.
+func rewriteVocabulary(s string) string {
+	for _, r := range vocabularyRewrites {
+		s = r.re.ReplaceAllString(s, r.out)
+	}
+	return spanCounts(s)
+}
