@@ -774,8 +774,10 @@ var (
 	// moneyVerbRe is the asker's spending in a "how much" question. ("Pay" stays: pages say
 	// what was paid, "Total interest paid".)
 	moneyVerbRe = regexp.MustCompile(`(?i)\b(?:cost|costs|spend|spent)\b`)
-	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery take".
-	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts)$`)
+	// trailingVerbRe ends a question with a verb that says nothing: "how long will delivery
+	// take", "when did the accident happen" (an event's date is the event's, as pages label it:
+	// "Date of loss", not "Happened").
+	trailingVerbRe = regexp.MustCompile(`(?i)(?:^|\s+)(?:take|takes|last|lasts|happen|happened|occur|occurred|take place|took place)$`)
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
 	// have", "how many vacation days do we have left"; or the asker's "am I" ("how much storage
 	// am I using").
@@ -994,7 +996,8 @@ func question(s string, p *Parsed) (string, bool) {
 		rest = "reason for " + rest
 	case "when":
 		// Pages label with the word too ("When").
-		rest = q + " " + rest
+		aux, _, _ := strings.Cut(strings.TrimSpace(m[2]), " ")
+		rest = q + " " + whenOfNth(aux, rest)
 	case "how much time":
 		// "how much time is left": a duration, as "how long" asks, that pages label "Time
 		// remaining".

@@ -914,6 +914,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		// "Lancashire's sellout rate" has dropped its first word already: the rate is what).
 		heads = heads[1:]
 	}
+	headTells := whenHeadTells(ps, p, qt)
 	var lastHead uint64 // the head noun alone, without a first word before it
 	for k, hw := range heads {
 		if hw == "" {
@@ -1053,9 +1054,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 					own |= 1 << b
 				}
 			}
-			if kindWords[p.Head] == p.Kind || p.KindStrict {
+			if kindWords[p.Head] == p.Kind || p.KindStrict && (!headTells || saysHead(&ps[c], qt)) {
 				// "how long will delivery take": the duration is what is asked for; but "what
-				// time does the outbound flight leave" asks which flight by its first words.
+				// time does the outbound flight leave" asks which flight by its first words,
+				// and "when is rent due" which date by its head (see whenHeadTells).
 				own |= lastHead
 			}
 		}

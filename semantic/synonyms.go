@@ -194,6 +194,8 @@ var wordAlternatives = map[string][]string{
 	"designer": {"designed"}, "publisher": {"published"},
 	"developer": {"developed"}, "organizer": {"organized"}, "organiser": {"organised"}, "manager": {"managed"},
 	"creator": {"created"}, "seller": {"sold"}, "recipient": {"sent", "audience"},
+	// Mishaps: an insurer calls the accident the loss ("Date of loss"), or the incident.
+	"accident": {"incident", "loss", "collision", "crash"}, "crash": {"accident", "incident", "loss", "collision"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
