@@ -101,6 +101,9 @@ type Parsed struct {
 	// Topic are the words after a topical "about" ("the chapter about roasters" -> roasters):
 	// what the item's text covers, never its value kind (see topicAbout).
 	Topic []string
+	// FreeText says the description writes prose ("where do I mention my allergy", "write to
+	// the adjuster"): typed, its target is a multi-line box (see freeText).
+	FreeText bool
 }
 
 var (
@@ -285,6 +288,7 @@ func Parse(description string) Parsed {
 	s := strings.TrimSpace(description)
 	p.Thing = thingRe.MatchString(s)
 	p.This = thisRe.MatchString(s)
+	p.FreeText = freeText(s)
 	s = strings.TrimRight(s, ".!? ")
 
 	// Quoted phrases become placeholders \x00N\x00 so that later steps see their position.
@@ -794,8 +798,9 @@ var (
 	// stateQuestionRe is a yes-or-no question about a thing's state: "is the API working",
 	// "is the loading dock camera online", "is Moose still available".
 	stateQuestionRe = regexp.MustCompile(`(?i)^(?:is|are)\s+(.+?)\s+(?:(?:still|currently|now|already)\s+)?(?:working|online|offline|available|unavailable|up|down|open|closed|active|inactive|running|live|connected|disconnected|enabled|disabled|operational|healthy|in stock|out of stock|sold out|confirmed|paid|shipped|delivered|approved|booked|free|busy)(?:\s+(?:now|right now|today|yet))?$`)
-	// whereTypeRe is "where (do) I type my message": the field to type in.
-	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:type|write|enter|put|fill in|paste|add|leave)\s+(.+)$`)
+	// whereTypeRe is "where (do) I type my message", "where I can explain my reason": the
+	// field to type in.
+	whereTypeRe = regexp.MustCompile(`(?i)^(?:(?:do|can|should|would)\s+)?(?:i|we|you)\s+(?:(?:can|could|should)\s+)?(?:type|write|enter|put|fill in|paste|add|leave|mention|explain|describe)\s+(.+)$`)
 )
 
 // questionKinds are the value kinds a question word asks for, and words it stands for that a

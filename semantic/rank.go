@@ -801,7 +801,16 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		why = append(why, "lacks the action")
 	}
 
+	// "where do I mention my allergy": prose goes in a multi-line box, whatever its label.
+	freeTyped := p.FreeText && intent == IntentType
+	if freeTyped {
+		textScore = freeTextText(e, textScore, &why)
+	}
+
 	total := textScore
+	if freeTyped && textScore > 0 {
+		total += freeTextFit(pe, &why)
+	}
 	// "send the meter reading" is the form's Send button, not the "Submit it below" link that
 	// jumps to the form: a link to a part of the page goes there, it does not act, unless it
 	// says the very verb ("Chat with us" opens the chat).
