@@ -267,6 +267,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	wordsInContext(ps, p)
+	initialNumbers(ps, p)
 	qs := newQueryText(p)
 	qs.weigh(ps, s.Title)
 	all := scoreAll(ps, p, qs, intent)
