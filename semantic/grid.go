@@ -41,7 +41,7 @@ func gridColumns(s *Snapshot, ps []prepared) {
 		if leaves[e.Item] == 1 && (!ok || h.kind != e.ItemKind) {
 			// A title, on a line of its own, ends the table; a row's label, beside the
 			// row's first cell, does not.
-			if i+1 >= len(s.Elements) || !sideBySide(e.Box, s.Elements[i+1].Box) {
+			if (i+1 >= len(s.Elements) || !sideBySide(e.Box, s.Elements[i+1].Box)) && !(ok && scheduleBreak(s, ps, i, h.hs)) {
 				delete(headsOf, list)
 			}
 			continue
@@ -64,6 +64,7 @@ func gridColumns(s *Snapshot, ps []prepared) {
 			}
 		}
 	}
+	gridBlocks(s, ps)
 }
 
 // headerLine returns the header texts of the grid whose first row element first is in, or nil:
@@ -91,7 +92,7 @@ func headerLine(s *Snapshot, ps []prepared, first int, kind string) []int {
 				line = append(line, b)
 			}
 		}
-		return headerSized(line)
+		return headerSized(headerCells(s, ps, line))
 	}
 	return nil
 }

@@ -403,6 +403,8 @@ func Parse(description string) Parsed {
 		start, end int // where in main
 	}
 	var hits []roleHit
+	// "BBC One": "one" is a name's word there, not a stop word (see namedOneRe).
+	namedOne := namedOneRe.MatchString(description)
 	datey := false // a month or a weekday: numeric ordinals are days of the month
 	for _, w := range main {
 		datey = datey || dateWords[w] || dayWords[w] && w != "today" && w != "yesterday" && w != "tomorrow"
@@ -493,7 +495,7 @@ func Parse(description string) Parsed {
 				matched = true
 			}
 		}
-		if matched || stopWords[w] {
+		if matched || stopWords[w] && !(w == "one" && namedOne) {
 			continue
 		}
 		if w == "count" || w == "number" && i+1 < len(main) && main[i+1] == "of" || (w == "how" && i+1 < len(main) && main[i+1] == "many") {

@@ -268,6 +268,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	ps := prepare(s)
 	wordsInContext(ps, p)
 	topicItemLink(p, intent)
+	initialNumbers(ps, p)
 	qs := newQueryText(p)
 	qs.weigh(ps, s.Title)
 	all := scoreAll(ps, p, qs, intent)

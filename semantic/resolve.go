@@ -53,6 +53,19 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 		}
 	}
 	sc := rankScored(s, q, &p)
+	if f, why, found := timeGridCell(s, prepare(s), &p, q.Description, intentOf(q, &p)); found {
+		// "the first lesson on Wednesday": an entry of a time grid, by its day's column.
+		c := scored{Element: &s.Elements[f], eligible: true}
+		res := resolution(c, 0.6, why)
+		res.RunnersUp = runnersUp(sc, f)
+		return res, nil
+	}
+	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, &p)); found {
+		// "go to July" on a calendar that shows June: its next-month control.
+		res := resolution(scored{Element: &s.Elements[f], eligible: true}, 0.5, why)
+		res.RunnersUp = runnersUp(sc, f)
+		return res, nil
+	}
 	if n := ordinalOf(&p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
 		if top, of, found := itemField(s, &p, intentOf(q, &p), sc, n); found {
@@ -95,6 +108,12 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 	}
 
 	if !hasOrd {
+		if c, found := byClock(s, prepare(s), ok, q.Description); found {
+			// "book the 9:30 yoga class": the row that shows 9:30, not the one at 8 PM.
+			res := resolution(c, 0.45+0.3*base(c.Score), "at the time said; "+c.Why)
+			res.RunnersUp = runnersUp(sc, c.Element.ID)
+			return res, nil
+		}
 		if top, why, found := neighbourInLine(s, &p, q.Description, ok); found {
 			res := resolution(top, 0.45+0.4*base(top.Score), why+"; "+top.Why)
 			res.RunnersUp = runnersUp(sc, top.Element.ID)

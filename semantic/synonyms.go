@@ -74,6 +74,12 @@ var phraseRewrites = []struct {
 	// "how long does it take altogether?", "what do I pay all told": a sum over the parts is
 	// the figure a page labels Total, not one of its parts.
 	{regexp.MustCompile(`(?i)\b(?:altogether|all together|all told|all in all|in all)\b`), "in total"},
+	// "Wednesday's high and low": a day's forecast, the two temperatures a weather card shows
+	// as "66°/47°" and never names.
+	{regexp.MustCompile(`(?i)\b(?:highs? and lows?|highs?\s*/\s*lows?|hi\s*/\s*lo)\b`), "high and low temperature"},
+	// "jump back to what's on now": a guide's or a calendar's control that scrolls to the
+	// present is named Now ("now" alone is a stop word).
+	{regexp.MustCompile(`(?i)^\s*(?:jump|go|skip|scroll|get)(?: back| right)? to (?:what'?s on |what is on |the present |right )?now\s*$`), "the button named now"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{saidQuestionRe, "${1}'s message"},
 }
