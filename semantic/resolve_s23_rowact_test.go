@@ -44,6 +44,16 @@ func TestResolve_OfAcronym(t *testing.T) {
 	})
 }
 
+// TestResolve_MarkHelpful: "mark the first review helpful" (with or without "as") answers the
+// review's "Was this review helpful?" with its Yes button.
+func TestResolve_MarkHelpful(t *testing.T) {
+	runResolveCases(t, "s23-rowact-reviews.html", []resolveCase{
+		{"mark the first review helpful", IntentClick, "", "r1-yes"},
+		{"mark the second review helpful", IntentClick, "", "r2-yes"},
+		{"mark Ingrid's review helpful", IntentClick, "", "r3-yes"},
+	})
+}
+
 // TestNextStageRe: the rewrite takes the item between the verb and "to the next stage".
 func TestNextStageRe(t *testing.T) {
 	for _, c := range []struct{ in, want string }{

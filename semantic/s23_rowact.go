@@ -58,3 +58,23 @@ words:
 	}
 	return string(caps)
 }
+
+// askedOfControls reports whether element q is a question whose answers are the controls
+// inside it, and nothing else: "Was this review helpful? <button>Yes</button><button>No</button>"
+// in one paragraph. Its own words label them as a leaf text would the control after it
+// (handOnFromText): "mark the first review helpful" is the first review's Yes.
+func askedOfControls(s *Snapshot, ps []prepared, q int) bool {
+	n := ps[q].descendants
+	if n == 0 || n > 4 || q+n >= len(s.Elements) {
+		return false
+	}
+	text := s.Elements[q].Text
+	for k := q + 1; k <= q+n; k++ {
+		c := &s.Elements[k]
+		if !c.Interactive || c.Parent != q {
+			return false
+		}
+		text = strings.Replace(text, firstOf(c.Text, c.Name), "", 1)
+	}
+	return strings.HasSuffix(strings.TrimSpace(text), "?")
+}
