@@ -54,6 +54,16 @@ func TestResolve_MarkHelpful(t *testing.T) {
 	})
 }
 
+// TestResolve_RestOf: "see the rest of the replies to the budget comment" is that comment's
+// "Show 15 more replies": what is not shown yet, a Show more control shows.
+func TestResolve_RestOf(t *testing.T) {
+	runResolveCases(t, "s23-rowact-thread.html", []resolveCase{
+		{"see the rest of the replies to the budget comment", IntentClick, "", "c3-more"},
+		{"read the rest of the replies to the deliveries comment", IntentClick, "", "c2-more"},
+		{"reply to the budget comment", IntentClick, "", "c3-reply"},
+	})
+}
+
 // TestNextStageRe: the rewrite takes the item between the verb and "to the next stage".
 func TestNextStageRe(t *testing.T) {
 	for _, c := range []struct{ in, want string }{

@@ -47,6 +47,9 @@ var phraseRewrites = []struct {
 	// "hand in the exam", "turn in my assignment": submit it.
 	{regexp.MustCompile(`(?i)\b(?:hand|turn) in\b`), "submit"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
+	// "see the rest of the replies", "read the rest of the review": what is not shown yet is
+	// shown by a "Show more" (Show 12 more replies, Read more) control.
+	{regexp.MustCompile(`(?i)\b(?:see|show|view|read|load|open) (?:all )?the rest of\b`), "show more"},
 	// "mark Tom's answer as helpful": the Helpful button on Tom's answer. (A state, "mark all
 	// as read", is set by a button that keeps the verb: "Mark all as read".)
 	{regexp.MustCompile(`(?i)^\s*mark (.+?) (?:as )?(helpful|unhelpful|useful|important|favou?rite)\s*$`), "$2 on $1"},
