@@ -663,6 +663,9 @@ func newQueryText(p *Parsed) *queryText {
 			qt.acronym, qt.acronymCaps = stem(b.String()), strings.ToUpper(b.String())
 		}
 	}
+	if caps := ofAcronym(p.Whole); caps != "" {
+		qt.acronym, qt.acronymCaps = stem(strings.ToLower(caps)), caps // see ofAcronym
+	}
 	qt.wordsJoined = strings.Join(qt.words, " ")
 	qt.rawWords = strings.Join(p.Words, " ")
 	qt.roleWordsJoined = strings.Join(qt.roleWords, " ")

@@ -2042,7 +2042,7 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 		c := all[i]
 		e := c.Element
 		// (A label is clickable, but only for the control it labels: see handLabelToControl.)
-		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive && !(byLabel && e.Tag == "label") || e.Editable || ps[e.ID].descendants > 0 {
+		if c.Score < best-tieEpsilon || !c.eligible || c.needAnchor || e.Interactive && !(byLabel && e.Tag == "label") || e.Editable || ps[e.ID].descendants > 0 && !askedOfControls(s, ps, e.ID) {
 			continue
 		}
 		k, score, why := to(c)

@@ -34,6 +34,36 @@ func TestResolve_OneMoreOfItem(t *testing.T) {
 	})
 }
 
+// TestResolve_OfAcronym: a row's document named by what its acronym stands for: the bill of
+// lading is the row's BOL button, proof of delivery its POD.
+func TestResolve_OfAcronym(t *testing.T) {
+	runResolveCases(t, "s23-rowact-freight.html", []resolveCase{
+		{"the bill of lading for LF220402", IntentClick, "", "bol3"},
+		{"open the proof of delivery for LF220354", IntentClick, "", "pod2"},
+		{"proof of delivery for the fourth shipment", IntentClick, "", "pod4"},
+	})
+}
+
+// TestResolve_MarkHelpful: "mark the first review helpful" (with or without "as") answers the
+// review's "Was this review helpful?" with its Yes button.
+func TestResolve_MarkHelpful(t *testing.T) {
+	runResolveCases(t, "s23-rowact-reviews.html", []resolveCase{
+		{"mark the first review helpful", IntentClick, "", "r1-yes"},
+		{"mark the second review helpful", IntentClick, "", "r2-yes"},
+		{"mark Ingrid's review helpful", IntentClick, "", "r3-yes"},
+	})
+}
+
+// TestResolve_RestOf: "see the rest of the replies to the budget comment" is that comment's
+// "Show 15 more replies": what is not shown yet, a Show more control shows.
+func TestResolve_RestOf(t *testing.T) {
+	runResolveCases(t, "s23-rowact-thread.html", []resolveCase{
+		{"see the rest of the replies to the budget comment", IntentClick, "", "c3-more"},
+		{"read the rest of the replies to the deliveries comment", IntentClick, "", "c2-more"},
+		{"reply to the budget comment", IntentClick, "", "c3-reply"},
+	})
+}
+
 // TestNextStageRe: the rewrite takes the item between the verb and "to the next stage".
 func TestNextStageRe(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -43,6 +73,26 @@ func TestNextStageRe(t *testing.T) {
 	} {
 		if got := nextStageRe.ReplaceAllString(c.in, "advance $1"); got != c.want {
 			t.Errorf("nextStageRe on %q = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestOfAcronym: an "X of Y" phrase opening a description is written with the O of its "of".
+func TestOfAcronym(t *testing.T) {
+	for _, c := range []struct{ whole, want string }{
+		{"bill of lading for tw480900", "BOL"},
+		{"proof of delivery for the 75th shipment", "POD"},
+		{"statement of work", "SOW"},
+		{"certificate of insurance for unit 4", "COI"},
+		{"date of birth field", "DOB"},
+		{"price of the blue kettle", ""}, // no word between "of" and the next break
+		{"bill lading", ""},
+		{"power of attorney", "POA"},
+		{"of mice and men", ""},
+		{"75th of july", ""},
+	} {
+		if got := ofAcronym(c.whole); got != c.want {
+			t.Errorf("ofAcronym(%q) = %q, want %q", c.whole, got, c.want)
 		}
 	}
 }

@@ -47,9 +47,12 @@ var phraseRewrites = []struct {
 	// "hand in the exam", "turn in my assignment": submit it.
 	{regexp.MustCompile(`(?i)\b(?:hand|turn) in\b`), "submit"},
 	{regexp.MustCompile(`(?i)\blook up\b`), "search"},
+	// "see the rest of the replies", "read the rest of the review": what is not shown yet is
+	// shown by a "Show more" (Show 12 more replies, Read more) control.
+	{regexp.MustCompile(`(?i)\b(?:see|show|view|read|load|open) (?:all )?the rest of\b`), "show more"},
 	// "mark Tom's answer as helpful": the Helpful button on Tom's answer. (A state, "mark all
 	// as read", is set by a button that keeps the verb: "Mark all as read".)
-	{regexp.MustCompile(`(?i)^\s*mark (.+?) as (helpful|unhelpful|useful|important|favou?rite)\s*$`), "$2 on $1"},
+	{regexp.MustCompile(`(?i)^\s*mark (.+?) (?:as )?(helpful|unhelpful|useful|important|favou?rite)\s*$`), "$2 on $1"},
 	// "send a message to the seller": the Contact seller button ("Message" alone is a role word).
 	{regexp.MustCompile(`(?i)^\s*(?:send|write|leave) (?:a |an )?(?:message|note) (?:to|for)\b`), "contact"},
 	// "go with the Pro plan", "opt for express delivery": a choice, made by its Select button.
