@@ -364,6 +364,9 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// rate is the unit of the rate the description asks for ("month" for "the monthly
+	// payment", see descRate), "" for none.
+	rate string
 	// ahead is true when the description asks for a time to come ("how long until", "time
 	// left").
 	ahead bool
@@ -621,6 +624,7 @@ func newQueryText(p *Parsed) *queryText {
 		}
 	}
 	qt.plurals = pluralsOf(p.Words)
+	qt.rate = descRate(rawWords(firstOf(p.Whole, strings.Join(p.Words, " "))))
 	if len(p.NameOf) > 0 {
 		qt.nameOf = pluralsOf(p.NameOf)
 		for _, w := range append(append([]string(nil), p.NameOf...), "title", "name", "subject", "headline") {
@@ -929,7 +933,7 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 			// a line that says "results" would.
 			total += countedHeadingScore
 			why = append(why, "a heading that says how many it holds")
-		case qt.head != "" && (attrHas(pe, qt.head) || p.Question && attrAbbreviates(pe, qt.head)):
+		case qt.head != "" && (attrHas(pe, qt.head) || plainField(e, pe, qt.head) || p.Question && attrAbbreviates(pe, qt.head)):
 			// "the delivery status of the kettle": class="status" says what it is; the
 			// kettle is on an element beside it.
 			needAnchor = true
@@ -941,6 +945,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// Value shape.
 	kind, fits := kindFit(pe, p, qt, intent, &why)
 	total += kind
+	if r, w := rateFit(pe, qt.rate); r > 0 {
+		total += r
+		why = append(why, w)
+	}
 	roleOK = roleOK || fits
 
 	// "Ike's message": a message says something in words; a count badge or a time beside the
@@ -1123,6 +1131,12 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 			d += valueBonus(pe, 0.45, 0.35, 0.2)
 			fits = true
 			say("free, a price of nothing")
+		} else if atRate(pe, qt.rate) {
+			// "24.50p per kWh" for "the price per kWh": a rate is a price per unit, in
+			// whatever coin the page writes it.
+			d += valueBonus(pe, 0.45, 0.35, 0.2)
+			fits = true
+			say("a price per " + qt.rate)
 		} else if pe.shape&shapeNumber != 0 && strings.ContainsAny(e.Text, ".,") && !signed(e.Text) {
 			// "912.40" on a quote page: a figure with decimals, the currency said elsewhere.
 			d += 0.25

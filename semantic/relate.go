@@ -1030,6 +1030,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		if p.Question && qt.head != "" && own&lastHead == 0 && attrAbbreviates(&ps[c], qt.head) {
 			own |= lastHead // class="loc" for "where is Tomasz based" (his location)
 		}
+		if own&lastHead == 0 && qt.head != "" && plainField(ce, &ps[c], qt.head) {
+			own |= lastHead // class="pts" for "story points for the push migration"
+		}
 		if setsObject(&ps[c], p, qt) || namedForAction(&ps[c], p, qt) {
 			// "change the category": the Category select does the changing; "select the
 			// shipment with PO-31260": the row's Select box acts on the shipment (the head
@@ -1071,7 +1074,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			all[i].needAnchor = false // its column and its label say it all
 			continue
 		}
-		if own&head == 0 && !roleFits(ce, p) && !(valueByKind && kindFits(&ps[c], p)) && !(verbHeads[p.Head] && ce.Interactive && poss != 0) {
+		if own&head == 0 && !roleFits(ce, p) && !(valueByKind && kindFits(&ps[c], p)) && !(isCell && pricedItem(p, &ps[c])) && !(verbHeads[p.Head] && ce.Interactive && poss != 0) {
 			if head != 0 && miss&head != 0 && !verbHeads[p.Head] {
 				// It lacks what is asked for ("email" in "the email of Tom Okafor"): at best an anchor.
 				all[i].Score = round3(all[i].Score - headMissing)

@@ -198,6 +198,12 @@ var wordAlternatives = map[string][]string{
 	"empty": {"clear"}, "bigger": {"large", "larger", "increase"}, "larger": {"large", "increase"},
 	"smaller": {"small", "decrease"}, "year": {"annual", "yearly"}, "annual": {"year", "yearly"}, "yearly": {"annual"},
 	"month": {"monthly"}, "revisions": {"history"}, "versions": {"history"},
+	// A rate is written as a figure per period: "$389/mo", "$12/wk", "$1,140/yr"; an estimate as
+	// "Est.".
+	"monthly": {"month", "mo"}, "weekly": {"week", "wk"}, "hourly": {"hour", "hr"},
+	"estimated": {"est"}, "points": {"pts"}, "pts": {"points"},
+	// What one owes is the balance due ("how much I owe in fines": "Balance due: $3.75").
+	"owe": {"due", "owed", "owing", "outstanding", "balance"},
 	// A doer is named by the deed too: "who designed it" asks for the designer, whom a page
 	// labels "Designed by" (not "author": "posted" is a post; owner and assignee above).
 	"designer": {"designed"}, "publisher": {"published"},
