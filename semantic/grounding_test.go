@@ -109,36 +109,44 @@ func parseIntent(s string) Intent {
 }
 
 // expectJS returns, per [selector, reading] pair, the snapshot ids that count as that element
-// (null when the selector matches nothing): the element, a descendant with exactly its text,
-// and, when reading, an ancestor that is the element's text behind a short label. It reads the
-// page-side element array through handleJS.
+// (null when the selector matches nothing; a selector list names alternatives, each counting):
+// the element, a descendant with exactly its text, and, when reading, an ancestor that is the
+// element's text behind a short label. It reads the page-side element array through handleJS.
 const expectJS = `(key, gen, n, sels) => {
 	const h = ` + handleJS + `;
 	const els = [];
 	for (let i = 0; i < n; i++) els.push(h(key, gen, i));
+	// find returns every element the selector's last part matches: a selector list ("#pg-next,
+	// #pg-2") names alternatives, each as good as the other.
 	const find = (sel) => {
-		let root = document, el = null;
+		let root = document;
 		const parts = sel.split(' >>> ');
-		for (let k = 0; k < parts.length; k++) {
-			el = root.querySelector(parts[k]);
-			if (!el) return null;
-			if (k < parts.length - 1) { root = el.shadowRoot || el.contentDocument; if (!root) return null; }
+		for (let k = 0; k < parts.length - 1; k++) {
+			const el = root.querySelector(parts[k]);
+			if (!el) return [];
+			root = el.shadowRoot || el.contentDocument;
+			if (!root) return [];
 		}
-		return el;
+		return [...root.querySelectorAll(parts[parts.length - 1])];
 	};
 	const txt = (e) => (e.innerText || e.textContent || '').trim();
 	return sels.map(([sel, read]) => {
-		const t = find(sel);
-		if (!t) return null;
+		const ts = find(sel);
+		if (!ts.length) return null;
 		const ok = [];
-		const tt = txt(t);
 		els.forEach((e, i) => {
 			if (!e) return;
-			if (e === t || (t.contains(e) && txt(e) === tt)) ok.push(i);
-			// Reading a heading whose only text is its title link reads the same as the link.
-			else if (read && e.contains(t) && tt && txt(e) === tt) ok.push(i);
-			// Reading "Total: $12" for "the total" is as good as reading "$12".
-			else if (read && e.contains(t) && tt && txt(e).endsWith(tt) && txt(e).length - tt.length < 40 && /[A-Za-z]/.test(txt(e).slice(0, -tt.length))) ok.push(i);
+			for (const t of ts) {
+				const tt = txt(t);
+				if (e === t || (t.contains(e) && txt(e) === tt) ||
+					// Reading a heading whose only text is its title link reads the same as the link.
+					(read && e.contains(t) && tt && txt(e) === tt) ||
+					// Reading "Total: $12" for "the total" is as good as reading "$12".
+					(read && e.contains(t) && tt && txt(e).endsWith(tt) && txt(e).length - tt.length < 40 && /[A-Za-z]/.test(txt(e).slice(0, -tt.length)))) {
+					ok.push(i);
+					return;
+				}
+			}
 		});
 		return ok;
 	});
