@@ -409,6 +409,10 @@ func Parse(description string) Parsed {
 		if strings.HasPrefix(w, "\x00") {
 			continue
 		}
+		if namedPrep(main, i) {
+			p.Words = append(p.Words, w) // "the To date": a caption, not a preposition
+			continue
+		}
 		if (w == "first" || w == "last") && i+1 < len(main) && main[i+1] == "name" {
 			p.Words = append(p.Words, w, "name")
 			i++

@@ -928,6 +928,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 
 	// Value shape.
 	kind, fits := kindFit(pe, p, qt, intent, &why)
+	if intent == IntentType && e.Editable {
+		kind, fits = typedKind(kind, fits)
+	}
 	total += kind
 	roleOK = roleOK || fits
 
@@ -1320,6 +1323,9 @@ const leadWeight = 0.95
 // leadFields is leadOf normalized, its stemmed tokens and those joined ("" and nil for none).
 func leadFields(s *Snapshot, i int) (string, []string, string) {
 	l := leadOf(s, i)
+	if l == "" {
+		l = fieldCaption(s, i) // a field's caption leads it as a label leads a value
+	}
 	if l == "" {
 		return "", nil, ""
 	}
@@ -1793,11 +1799,11 @@ var irregularStems = map[string]string{
 }
 
 // stemAs is what stem returns outright for a word: a day's or month's short form, an irregular
-// past form's stem, a foreign interface word's English stems (one lookup for all, before the
-// rules).
+// past form's stem, a foreign interface word's English stems, a form's abbreviation's words
+// (one lookup for all, before the rules).
 var stemAs = func() map[string]string {
 	m := make(map[string]string, len(dayMonthAbbr)+len(irregularStems)+len(foreignWords))
-	for _, src := range []map[string]string{dayMonthAbbr, irregularStems, foreignStems()} {
+	for _, src := range []map[string]string{dayMonthAbbr, irregularStems, foreignStems(), formAbbrStems()} {
 		for w, a := range src {
 			m[w] = a
 		}

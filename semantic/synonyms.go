@@ -185,6 +185,11 @@ var wordAlternatives = map[string][]string{
 	"designer": {"designed"}, "publisher": {"published"},
 	"developer": {"developed"}, "organizer": {"organized"}, "organiser": {"organised"}, "manager": {"managed"},
 	"creator": {"created"}, "seller": {"sold"}, "recipient": {"sent", "audience"},
+	// An identifier is a number or an ID as the page pleases: "the VAT number" is the VAT ID
+	// field, "the order number" the Order ID.
+	"number": {"id"},
+	// Distances driven are mileage: "how many miles I drive per year" is Annual mileage.
+	"miles": {"mileage"}, "mileage": {"miles"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
