@@ -419,6 +419,10 @@ func Parse(description string) Parsed {
 			topicAt, aboutAt = len(p.Words), i
 			continue
 		}
+		if namedPrep(main, i) {
+			p.Words = append(p.Words, w) // "the To date": a caption, not a preposition
+			continue
+		}
 		if (w == "first" || w == "last") && i+1 < len(main) && main[i+1] == "name" {
 			p.Words = append(p.Words, w, "name")
 			i++

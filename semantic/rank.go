@@ -944,6 +944,9 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 
 	// Value shape.
 	kind, fits := kindFit(pe, p, qt, intent, &why)
+	if intent == IntentType && e.Editable {
+		kind, fits = typedKind(kind, fits)
+	}
 	total += kind
 	if r, w := rateFit(pe, qt.rate); r > 0 {
 		total += r
@@ -1351,6 +1354,9 @@ const leadWeight = 0.95
 // leadFields is leadOf normalized, its stemmed tokens and those joined ("" and nil for none).
 func leadFields(s *Snapshot, i int) (string, []string, string) {
 	l := leadOf(s, i)
+	if l == "" {
+		l = fieldCaption(s, i) // a field's caption leads it as a label leads a value
+	}
 	if l == "" {
 		return "", nil, ""
 	}
@@ -1825,11 +1831,12 @@ var irregularStems = map[string]string{
 
 // stemAs is what stem returns outright for a word: a British spelling's American stem, a
 // day's or month's short form, an irregular past form's stem, a foreign interface word's
-// English stems (one lookup for all, before the rules).
+// English stems, a form's abbreviation's words, a time span's abbreviation (one lookup for
+// all, before the rules).
 var stemAs = func() map[string]string {
-	british, spans := britishStems(), spanStems()
-	m := make(map[string]string, len(british)+len(dayMonthAbbr)+len(irregularStems)+len(foreignWords)+len(spans))
-	for _, src := range []map[string]string{british, dayMonthAbbr, irregularStems, foreignStems(), spans} {
+	british, spans, abbrs := britishStems(), spanStems(), formAbbrStems()
+	m := make(map[string]string, len(british)+len(dayMonthAbbr)+len(irregularStems)+len(foreignWords)+len(spans)+len(abbrs))
+	for _, src := range []map[string]string{british, dayMonthAbbr, irregularStems, foreignStems(), spans, abbrs} {
 		for w, a := range src {
 			m[w] = a
 		}

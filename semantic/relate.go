@@ -1088,7 +1088,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		best, bestGot, bestPart, bestAt := 0.0, uint64(0), false, -1
 		gots = gots[:0]
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
-			if a == c {
+			if a == c || captionsOther(ps, a, c) {
 				continue
 			}
 			got := (mask(a) | typed[a]) & miss

@@ -211,6 +211,11 @@ var wordAlternatives = map[string][]string{
 	"creator": {"created"}, "seller": {"sold"}, "recipient": {"sent", "audience"},
 	// Mishaps: an insurer calls the accident the loss ("Date of loss"), or the incident.
 	"accident": {"incident", "loss", "collision", "crash"}, "crash": {"accident", "incident", "loss", "collision"},
+	// An identifier is a number or an ID as the page pleases: "the VAT number" is the VAT ID
+	// field, "the order number" the Order ID.
+	"number": {"id"},
+	// Distances driven are mileage: "how many miles I drive per year" is Annual mileage.
+	"miles": {"mileage"}, "mileage": {"miles"},
 }
 
 // alternatives is wordAlternatives stemmed: alternatives[stem(a)][stem(b)].
