@@ -418,6 +418,9 @@ type queryText struct {
 	// results" on a page that never says "results"): a heading that ends in its count
 	// ("Women's Running Shoes (37)") answers it.
 	unsaidCount bool
+	// otherChoices are the choices a menu button may show when the description asks for
+	// another one ("schedule for later": a "Pickup now ▾" menu); see otherChoicesOf.
+	otherChoices []string
 }
 
 // weigh sets how much each description word counts when an element carries only some of them.
@@ -670,6 +673,7 @@ func newQueryText(p *Parsed) *queryText {
 	if caps := ofAcronym(p.Whole); caps != "" {
 		qt.acronym, qt.acronymCaps = stem(strings.ToLower(caps)), caps // see ofAcronym
 	}
+	qt.otherChoices = otherChoicesOf(qt.words)
 	qt.wordsJoined = strings.Join(qt.words, " ")
 	qt.rawWords = strings.Join(p.Words, " ")
 	qt.roleWordsJoined = strings.Join(qt.roleWords, " ")
@@ -791,6 +795,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	if qt.acronym != "" && textScore < acronymScore && contains(pe.toks[0], qt.acronym) && strings.Contains(e.Name, qt.acronymCaps) {
 		textScore = acronymScore
 		why = append(why, "name abbreviates the description")
+	}
+	if len(qt.otherChoices) > 0 && textScore < menuChoiceScore && showsOtherChoice(pe, qt.otherChoices) {
+		textScore = menuChoiceScore
+		why = append(why, "a menu showing the choice the description turns from")
 	}
 	if hasText && textScore < minTextScore {
 		textScore = 0

@@ -65,3 +65,14 @@ func TestSpanCounts(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_MenuShowsOtherChoice: a button that shows the current choice with a menu arrow
+// is where the other choices are: "for later" is the "Leave now ▾" menu, "someone else" the
+// "For me ▾" one, the payment method the one that shows a masked card.
+func TestResolve_MenuShowsOtherChoice(t *testing.T) {
+	runResolveCases(t, "s23-words-rides.html", []resolveCase{
+		{"schedule the ride for later", IntentClick, "", "when"},
+		{"book it for someone else", IntentClick, "", "who"},
+		{"change payment method", IntentClick, "", "pay-card"},
+	})
+}

@@ -144,3 +144,89 @@ func rewriteVocabulary(s string) string {
 	}
 	return spanCounts(s)
 }
+
+// A button that shows a current choice with a menu arrow ("Pickup now ▾", "For me ▾",
+// "Visa •••• 6021 ▾") is how a page offers the other choices: "schedule the ride for later" is
+// the "Pickup now ▾" button, "book it for someone else" the "For me ▾" one, "change payment
+// method" the one that shows the card. The description names the choice it wants (or the kind
+// of choice), the button the one it has.
+
+// choiceSides are the sides of the choices such a menu offers: a description word, and the
+// words a menu button shows while the other side is chosen.
+var choiceSides = map[string][]string{
+	"later": {"now", "asap"}, "schedule": {"now", "asap"},
+	"someone": {"me", "myself"}, "else": {"me", "myself"},
+	"pickup": {"delivery"}, "delivery": {"pickup"},
+}
+
+// maskedCardChoice stands in otherChoices for a payment card shown masked ("Visa •••• 6021
+// ▾"): "change payment method", "pay with another card" ask for that menu.
+const maskedCardChoice = "\x00card"
+
+// cardWords are the description words (stemmed) that ask for the payment card a menu shows.
+var cardWords = map[string]bool{"payment": true, "card": true}
+
+// menuChoiceScore is the text score of a menu button that shows the choice the description
+// turns from: below a name that says the words, above one that shares a few.
+const menuChoiceScore = 0.6
+
+// choiceStems is choiceSides stemmed, as the description's words are.
+var choiceStems = func() map[string][]string {
+	m := make(map[string][]string, len(choiceSides))
+	for w, others := range choiceSides {
+		for _, o := range others {
+			m[stem(w)] = append(m[stem(w)], tokens(o)...)
+		}
+	}
+	return m
+}()
+
+// otherChoicesOf returns the words a menu button may show while the choice the description's
+// words (stemmed) ask for is not made; nil for most descriptions.
+func otherChoicesOf(words []string) []string {
+	var out []string
+	for _, w := range words {
+		out = append(out, choiceStems[w]...)
+		if cardWords[w] {
+			out = append(out, maskedCardChoice)
+		}
+	}
+	return out
+}
+
+// showsOtherChoice reports whether an element is a menu button that shows one of others as its
+// current choice: interactive, its name ending in a menu arrow.
+func showsOtherChoice(pe *prepared, others []string) bool {
+	e := pe.el
+	if !e.Interactive || e.Role != "button" && e.Role != "combobox" || !menuArrowEnd(e.Name) {
+		return false
+	}
+	for _, t := range pe.toks[0] {
+		if contains(others, t) {
+			return true
+		}
+	}
+	return contains(others, maskedCardChoice) && maskedCard(e.Name)
+}
+
+// maskedCard reports whether a name shows a payment card's number masked but for its last
+// digits ("Visa •••• 6021", "**** 4242").
+func maskedCard(name string) bool {
+	for _, m := range []string{"••••", "****", "····", "xxxx", "XXXX"} {
+		if i := strings.Index(name, m); i >= 0 && hasDigit(name[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// menuArrowEnd reports whether a name ends in the arrow that marks a menu button ("Pickup now ▾").
+func menuArrowEnd(name string) bool {
+	name = strings.TrimRight(name, " ")
+	for _, a := range []string{"▾", "▼", "⌄", "⏷", "🔽"} {
+		if strings.HasSuffix(name, a) {
+			return true
+		}
+	}
+	return false
+}
