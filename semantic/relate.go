@@ -2171,8 +2171,13 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 			continue
 		}
 		a := presentAnswer(s, ps, p, qt, i)
+		if asksWhere(p) {
+			if pl := placeIn(s, ps, i); pl >= 0 {
+				a = pl // "where is my package now": the step's place, not its title
+			}
+		}
 		switch {
-		case a < 0 || a == answer || !aboutAsked(ps, qt, i, a):
+		case a < 0 || a == answer || !aboutAsked(s, ps, qt, i, a):
 		case m > strength:
 			answer, strength = a, m
 		case answer >= 0:
@@ -2181,6 +2186,9 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 		if answer == -2 {
 			return all
 		}
+	}
+	if answer == -1 && playing {
+		answer = playerLine(s, ps, p, qt)
 	}
 	if answer < 0 {
 		return all
@@ -2323,12 +2331,13 @@ func inPlaying(s *Snapshot, ps []prepared, c int) bool {
 }
 
 // aboutAsked reports whether the element marked as present (m) or its answer (a) is about what
-// the question asks: one of them or what holds it (its context) says one of its words. The
-// current link of a menu or of a page list is not "the current plan", nor a step of an upload
-// the stage of a claim.
-func aboutAsked(ps []prepared, qt *queryText, m, a int) bool {
-	for _, i := range []int{m, a} {
-		if ownsAny(&ps[i], qt.words) || fieldsHaveAny(&ps[i], []int{ctxField}, qt.words) {
+// the question asks: one of them, the list that holds the mark, or what holds either (its
+// context) says one of its words or a word that stands for one ("package" for the current
+// step of a list named "Shipment progress"). The current link of a menu or of a page list is
+// not "the current plan", nor a step of an upload the stage of a claim.
+func aboutAsked(s *Snapshot, ps []prepared, qt *queryText, m, a int) bool {
+	for _, i := range []int{m, s.Elements[m].Parent, a} {
+		if i >= 0 && (ownsLikeAny(&ps[i], qt.words) || contextLikeAny(&ps[i], qt.words)) {
 			return true
 		}
 	}

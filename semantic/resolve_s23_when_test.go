@@ -51,3 +51,50 @@ func TestWhenOfNth(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_PlayerLine: "what's playing now" on a page that marks nothing as playing is
+// the title in the group of the player's Pause control (a player offers to pause only what
+// plays), not a Play button that shares the word.
+func TestResolve_PlayerLine(t *testing.T) {
+	runResolveCases(t, "s23-when-radio.html", []resolveCase{
+		{"what's playing now", IntentRead, "", "on-air"},
+		{"what song is playing?", IntentRead, "", "on-air"},
+	})
+}
+
+// TestResolve_PendingIsRequested: "waiting for approval" is a request's pending state, which
+// a queue's tab names "Requested": the count on that tab answers how many are waiting.
+func TestResolve_PendingIsRequested(t *testing.T) {
+	runResolveCases(t, "s23-when-timeoff.html", []resolveCase{
+		{"how many requests are waiting for approval", IntentRead, "", "n-req"},
+		{"how many time off requests are pending", IntentRead, "", "n-req"},
+	})
+}
+
+// TestResolve_WhereNow: "where is my package right now" is the place on the step the page marks
+// as current, in a list named for the parcel's journey ("package" for "parcel"), not the
+// step's title nor the addresses the parcel travels between.
+func TestResolve_WhereNow(t *testing.T) {
+	runResolveCases(t, "s23-when-courier.html", []resolveCase{
+		{"where is my package right now", IntentRead, "", "now-where"},
+		{"where is my parcel at the moment?", IntentRead, "", "now-where"},
+	})
+}
+
+// TestPlaceLike: a place is written as a name, a comma and a capitalized region.
+func TestPlaceLike(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Jun 11, 11:05 PM · Salt Lake City, UT", true},
+		{"Lyon, France", true},
+		{"In transit", false},
+		{"Jun 4, 9:12 PM", false},
+		{"Apples, pears and plums", false},
+	} {
+		if got := placeLike(c.text); got != c.want {
+			t.Errorf("placeLike(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package semantic
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Questions answered by a date, a time, a status or the item that is so now ("when is rent
 // due", "when was the incident last updated", "overall system status", "where is my package
@@ -66,4 +69,102 @@ func whenOfNth(aux, rest string) string {
 		return rest
 	}
 	return pred + " of " + strings.Join(f[:n-1], " ")
+}
+
+// playerLine is the line of what a player plays when the page marks nothing as playing: a
+// player offers its Pause control only while it plays, and the title of what plays sits in
+// its group, before its controls (the same context, next in document order). -1 for none, or
+// when two players play different things.
+func playerLine(s *Snapshot, ps []prepared, p *Parsed, qt *queryText) int {
+	answer := -1
+	for i := range s.Elements {
+		e := &s.Elements[i]
+		if !e.Visible || !e.Interactive || !pauses(e) {
+			continue
+		}
+		switch a := lineBefore(s, ps, p, qt, i); {
+		case a < 0 || a == answer:
+		case answer >= 0:
+			return -1
+		default:
+			answer = a
+		}
+	}
+	return answer
+}
+
+// pauses reports whether control e pauses what plays ("Pause", "Pause episode").
+func pauses(e *Element) bool {
+	n := strings.ToLower(strings.TrimSpace(firstOf(e.Name, e.Text)))
+	return n == "pause" || strings.HasPrefix(n, "pause ")
+}
+
+// playerReach is how many elements before a player's control its title may be.
+const playerReach = 8
+
+// lineBefore is the first line of words before control c in c's group (the elements before it
+// with its context, controls skipped) that says something the question does not, of the kind
+// it asks for; -1 for none.
+func lineBefore(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, c int) int {
+	ctx := s.Elements[c].Context
+	for k := c - 1; k >= max(0, c-playerReach); k-- {
+		e := &s.Elements[k]
+		if e.Context != ctx {
+			return -1
+		}
+		if ps[k].descendants > 0 || !e.Visible || e.Interactive || e.Editable {
+			continue
+		}
+		if fitsKind(p, &ps[k], firstOf(e.Text, e.Name)) && !allIn(ps[k].toks[0], qt.all) {
+			return k
+		}
+	}
+	return -1
+}
+
+// asksWhere reports whether the question asks where (question keeps its word first).
+func asksWhere(p *Parsed) bool { return p.Question && len(p.Words) > 0 && p.Words[0] == "where" }
+
+// placeIn is the first line of element m (m itself or a visible leaf in it) that reads as a
+// place (placeLike): "where is my package now" is answered by the current step's "Jun 11, 11:05
+// PM · Salt Lake City, UT", not by its title "In transit". -1 for none.
+func placeIn(s *Snapshot, ps []prepared, m int) int {
+	for d := m; d <= m+ps[m].descendants && d < len(s.Elements); d++ {
+		e := &s.Elements[d]
+		if ps[d].descendants > 0 || !e.Visible || e.Interactive || e.Editable {
+			continue
+		}
+		if placeLike(firstOf(e.Text, e.Name)) {
+			return d
+		}
+	}
+	return -1
+}
+
+// placeLike reports whether text t names a place as addresses and timelines write one: a
+// name, a comma, and a capitalized region ("Salt Lake City, UT", "Lyon, France").
+func placeLike(t string) bool {
+	for i := strings.Index(t, ", "); i >= 0; {
+		if j := i + 2; j < len(t) && t[j] >= 'A' && t[j] <= 'Z' && i > 0 && unicode.IsLetter(rune(t[i-1])) {
+			return true
+		}
+		k := strings.Index(t[i+2:], ", ")
+		if k < 0 {
+			break
+		}
+		i += 2 + k
+	}
+	return false
+}
+
+// contextLikeAny reports whether the element's context has one of words or a word that stands
+// for one (see ownsLike).
+func contextLikeAny(pe *prepared, words []string) bool {
+	ctx := pe.toks[ctxField]
+	for _, w := range words {
+		if contains(ctx, w) || anyAlt(ctx, altsFor(w)) {
+			return true
+		}
+	}
+	return false
 }

@@ -85,6 +85,11 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)^\s*(?:jump|go|skip|scroll|get)(?: back| right)? to (?:what'?s on |what is on |the present |right )?now\s*$`), "the button named now"},
 	// "what did Ike ask": what someone said is their message, beside their name.
 	{saidQuestionRe, "${1}'s message"},
+	// "where is my package right now": now, as the page marks it (a step "current").
+	{regexp.MustCompile(`(?i)\b(?:right now|at the moment|at present)\b`), "now"},
+	// "waiting for approval", "awaiting review": a request's pending state, which a queue
+	// names by its state ("Pending", "Requested").
+	{regexp.MustCompile(`(?i)\b(?:waiting for|awaiting|pending) (?:approval|review|a decision)\b`), "pending"},
 }
 
 // saidQuestionRe asks what someone said: "what did Ike ask", "what did the customer say?".
@@ -209,6 +214,10 @@ var wordAlternatives = map[string][]string{
 	"designer": {"designed"}, "publisher": {"published"},
 	"developer": {"developed"}, "organizer": {"organized"}, "organiser": {"organised"}, "manager": {"managed"},
 	"creator": {"created"}, "seller": {"sold"}, "recipient": {"sent", "audience"},
+	// What a carrier carries.
+	"package": {"parcel", "shipment"}, "parcel": {"package", "shipment"}, "shipment": {"package", "parcel"},
+	// A request's state before anyone decides on it.
+	"pending": {"awaiting", "waiting", "requested", "submitted"},
 	// Mishaps: an insurer calls the accident the loss ("Date of loss"), or the incident.
 	"accident": {"incident", "loss", "collision", "crash"}, "crash": {"accident", "incident", "loss", "collision"},
 	// An identifier is a number or an ID as the page pleases: "the VAT number" is the VAT ID
