@@ -71,6 +71,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 		all = handLabelToKind(s, ps, p, all)
 		all = handToField(s, ps, qt, all)
 		all = handToContent(s, ps, p, qt, all)
+		all = handToLedText(s, ps, all)
 		if p.Who {
 			all = handToName(s, ps, all)
 		}

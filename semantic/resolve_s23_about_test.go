@@ -35,5 +35,14 @@ func TestResolve_FileKinds(t *testing.T) {
 	runResolveCases(t, "s23-about-files.html", []resolveCase{
 		{"check the box for the Figma file", IntentClick, "", "cb-3"},
 		{"check the box for the spreadsheet", IntentClick, "", "cb-2"},
+		{"open the Photoshop file", IntentClick, "", "f-4"},
+	})
+}
+
+// TestResolve_LedText: what a notice says is its text after its leading label, not the label
+// with it.
+func TestResolve_LedText(t *testing.T) {
+	runResolveCases(t, "s23-about-files.html", []resolveCase{
+		{"what the storage warning says", IntentRead, "", "quota-msg"},
 	})
 }

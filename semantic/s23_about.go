@@ -148,3 +148,49 @@ const weightKindWord = 0.5
 func (qt *queryText) kindWord(w string) bool {
 	return len(qt.topic) > 0 && !contains(qt.topic, w)
 }
+
+// maxLedBlock is the most elements a block may hold for handToLedText to look inside it.
+const maxLedBlock = 6
+
+// handToLedText gives the text after a block's leading label the block's score when the
+// block is the best candidate to read and the label is all else it holds: "what the policy
+// warning says" matches the alert "<b>1 policy issue:</b> <span>Meals over €60 per person
+// need a list of attendees.</span>" as a whole, and what it says is the span, not its label.
+// It runs with the other reading passes, after leadLabels has handed such a block its
+// label's score.
+func handToLedText(s *Snapshot, ps []prepared, all []scored) []scored {
+	best := -1
+	for i := range all {
+		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
+			best = i
+		}
+	}
+	if best < 0 || all[best].text == 0 {
+		return all
+	}
+	b := all[best].Element.ID
+	e := &s.Elements[b]
+	if e.Interactive || e.Editable || ps[b].descendants > maxLedBlock {
+		return all
+	}
+	var parts []int // the block's children that are not controls ("Add attendees" may follow)
+	for d := b + 1; d <= b+ps[b].descendants && d < len(s.Elements); d++ {
+		if c := &s.Elements[d]; c.Parent == b && !c.Interactive && !c.Editable {
+			if ps[d].descendants > 0 {
+				return all
+			}
+			parts = append(parts, d)
+		}
+	}
+	if len(parts) != 2 {
+		return all
+	}
+	l, v := &s.Elements[parts[0]], &s.Elements[parts[1]]
+	lt := strings.TrimSpace(firstOf(l.Text, l.Name))
+	vt := strings.TrimSpace(firstOf(v.Text, v.Name))
+	if !strings.HasSuffix(lt, ":") || !hasLetter(vt) || !strings.HasPrefix(normalize(e.Text), normalize(lt+" "+vt)) {
+		return all
+	}
+	at := indexByID(all)
+	return handDown(s, all, at, best, parts[1], "what "+clip(lt, 40)+" says")
+}

@@ -194,6 +194,7 @@ var wordAlternatives = map[string][]string{
 	// "the spreadsheet").
 	"figma": {"fig"}, "photoshop": {"psd"}, "excel": {"xlsx", "xls"}, "powerpoint": {"pptx", "ppt"},
 	"spreadsheet": {"xlsx", "xls", "csv", "ods"}, "presentation": {"pptx", "ppt", "odp"},
+	"file": {"pdf", "docx", "xlsx", "csv", "pptx", "fig", "psd", "zip", "png", "jpg", "txt"},
 	// Words for the same text.
 	"notes": {"description", "comment"}, "details": {"info", "information"}, "summary": {"overview"},
 	"overview": {"summary"}, "length": {"duration"}, "duration": {"length"}, "language": {"lang"},
