@@ -654,6 +654,9 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if vt == "" || len([]rune(vt)) > 60 {
 		return -1
 	}
+	if q := quantityBefore(s, ps, l, vt); q >= 0 {
+		return q
+	}
 	labelish := strings.HasSuffix(lt, ":") || e.Tag == "dt" || e.Tag == "th" || e.Role == "columnheader" || e.Role == "rowheader" ||
 		e.Role == "heading" || e.Tag == "label"
 	pair := pairItem(s, l, end)

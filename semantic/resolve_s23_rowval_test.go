@@ -76,3 +76,12 @@ func TestResolve_PriceOfRow(t *testing.T) {
 		{"how much was the January invoice", IntentRead, "", "amt-jan"},
 	})
 }
+
+// TestResolve_QuantityBeforeConversion: an ingredient line leads with its quantity and may
+// restate it in brackets in other units; "how much" is the quantity it leads with.
+func TestResolve_QuantityBeforeConversion(t *testing.T) {
+	runResolveCases(t, "s23-rowval-recipe.html", []resolveCase{
+		{"how much bread flour do I need?", IntentRead, "", "q-flour"},
+		{"how much brown sugar goes in?", IntentRead, "", "q-sugar"},
+	})
+}

@@ -173,3 +173,23 @@ func plainField(e *Element, pe *prepared, w string) bool {
 func pricedItem(p *Parsed, pe *prepared) bool {
 	return p.Question && p.Kind == "price" && pe.price
 }
+
+// quantityBefore returns the quantity just before label l when the value after it, vt, is in
+// brackets, or -1: an ingredient line "<span>1 ¾ cups</span> <span>all-purpose flour</span>
+// <span>(220 g)</span>" leads with the quantity, and the bracket restates it in other units (a
+// conversion). The quantity is a short leaf with a figure, a sibling of the label.
+func quantityBefore(s *Snapshot, ps []prepared, l int, vt string) int {
+	if len(vt) < 3 || vt[0] != '(' || vt[len(vt)-1] != ')' || !hasDigit(vt) || l == 0 {
+		return -1
+	}
+	q := l - 1
+	e, qe := &s.Elements[l], &s.Elements[q]
+	if qe.Parent != e.Parent || ps[q].descendants > 0 || qe.Interactive || qe.Editable {
+		return -1
+	}
+	qt := strings.TrimSpace(firstOf(qe.Text, qe.Name))
+	if !hasDigit(qt) || len([]rune(qt)) > 24 || strings.HasPrefix(qt, "(") {
+		return -1
+	}
+	return q
+}
