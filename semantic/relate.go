@@ -107,12 +107,7 @@ func echoToItem(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Int
 	if intent == IntentClick || intent == IntentType {
 		return all
 	}
-	best := -1
-	for i := range all {
-		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
-			best = i
-		}
-	}
+	best := bestEligible(all)
 	if best < 0 || !strings.HasSuffix(all[best].Why, echoWhy) {
 		return all
 	}
@@ -2197,12 +2192,7 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 	if answer < 0 {
 		return all
 	}
-	best := -1
-	for i := range all {
-		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
-			best = i
-		}
-	}
+	best := bestEligible(all)
 	if best < 0 || all[best].Element.ID == answer {
 		return all
 	}

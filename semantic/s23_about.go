@@ -61,12 +61,7 @@ func handToContent(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []s
 	if len(qt.words) == 0 || len(p.Roles) > 0 || p.Kind != "" || len(p.NameOf) > 0 {
 		return all
 	}
-	best := -1
-	for i := range all {
-		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
-			best = i
-		}
-	}
+	best := bestEligible(all)
 	if best < 0 || all[best].text == 0 {
 		return all
 	}
@@ -159,12 +154,7 @@ const maxLedBlock = 6
 // It runs with the other reading passes, after leadLabels has handed such a block its
 // label's score.
 func handToLedText(s *Snapshot, ps []prepared, all []scored) []scored {
-	best := -1
-	for i := range all {
-		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
-			best = i
-		}
-	}
+	best := bestEligible(all)
 	if best < 0 || all[best].text == 0 {
 		return all
 	}
@@ -193,4 +183,16 @@ func handToLedText(s *Snapshot, ps []prepared, all []scored) []scored {
 	}
 	at := indexByID(all)
 	return handDown(s, all, at, best, parts[1], "what "+clip(lt, 40)+" says")
+}
+
+// bestEligible is the index in all of the eligible candidate that scores best (the first of
+// equals), -1 for none: the one the reading passes hand on from.
+func bestEligible(all []scored) int {
+	best := -1
+	for i := range all {
+		if all[i].eligible && (best < 0 || all[i].Score > all[best].Score) {
+			best = i
+		}
+	}
+	return best
 }
