@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -64,7 +65,7 @@ func pageWords(ps []prepared) map[string][]string {
 	vocab := make(map[string][]string, 1024)
 	for i := range ps {
 		for f, v := range ps[i].norm {
-			if v == "" || (f != ctxField && !containsInt(nameFieldsAndValue, f)) {
+			if v == "" || (f != ctxField && !slices.Contains(nameFieldsAndValue, f)) {
 				continue
 			}
 			for _, w := range strings.FieldsFunc(v, func(r rune) bool { return !unicode.IsLetter(r) }) {
@@ -83,16 +84,6 @@ func pageWords(ps []prepared) map[string][]string {
 // nameFieldsAndValue are the fields whose words count as the page's: what names an element,
 // and a value it shows.
 var nameFieldsAndValue = append(append([]int(nil), nameFields...), valueField)
-
-// containsInt reports whether xs holds x.
-func containsInt(xs []int, x int) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
-}
 
 // altOnPage reports whether the page has a word the matcher takes for st (see alternatives).
 func altOnPage(st string, vocab map[string][]string) bool {
@@ -117,7 +108,7 @@ func nearestWord(w string, vocab map[string][]string) (string, bool) {
 	for st, words := range vocab {
 		for _, word := range words {
 			b := []rune(word)
-			if b[0] != a[0] || abs(len(a)-len(b)) > maxEdits {
+			if b[0] != a[0] || max(len(a)-len(b), len(b)-len(a)) > maxEdits {
 				continue
 			}
 			d := editDistance(a, b, maxEdits)
@@ -167,13 +158,6 @@ func editDistance(a, b []rune, max int) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
-}
-
-func abs(x int) int {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // allLetters reports whether w is letters only.
