@@ -243,7 +243,7 @@ var alternatives = func() map[string]map[string]bool {
 			}
 		}
 	}
-	addAlternatives(out) // s23_words.go
+	addAlternatives(out) // vocabulary.go
 	return out
 }()
 
