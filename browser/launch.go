@@ -74,12 +74,19 @@ func (p *Process) PID() int {
 // there is nothing a graceful exit would save, and unlike rod's launcher.Kill nothing sleeps.
 // Close returns once the process has exited.
 func (p *Process) Close() {
+	sd := "" // read before Cleanup removes the profile that links to it
+	if p.dir != "" {
+		sd = socketDir(p.dir)
+	}
 	p.kill()
 	if p.l != nil {
 		p.l.Cleanup() // waits for the exit, removes the user data dir
 	}
+	if sd != "" {
+		_ = os.RemoveAll(sd)
+	}
 	if p.dir != "" {
-		_ = os.RemoveAll(p.dir)
+		_ = removeProfile(p.dir)
 	}
 }
 
@@ -107,8 +114,9 @@ func (p *Process) exited() {
 	}
 }
 
-// Launch starts a Chrome process with a fresh profile and connects to it. The ctx bounds only
-// the start-up; the process lives until Close.
+// Launch starts a Chrome process with a fresh profile (removed by Close with Chrome's other
+// files, see removeProfile) and connects to it. The ctx bounds only the start-up; the
+// process lives until Close.
 func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	bin := o.Bin
 	if bin == "" {
@@ -117,7 +125,7 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 			return nil, err
 		}
 	}
-	dir, err := os.MkdirTemp("", "rodeo-chrome-")
+	dir, err := newProfileDir()
 	if err != nil {
 		return nil, fmt.Errorf("profile dir: %w", err)
 	}
@@ -146,14 +154,14 @@ func Launch(ctx context.Context, o LaunchOptions) (*Process, error) {
 	}
 	u, err := l.Launch()
 	if err != nil {
-		_ = os.RemoveAll(dir)
+		_ = removeProfile(dir)
 		return nil, errs.E(errs.BrowserUnavailable, "launch %s: %w", bin, err)
 	}
 	// The launcher's context bounded the start; the process must outlive it.
 	b := rod.New().ControlURL(u).NoDefaultDevice()
 	if err := b.Connect(); err != nil {
 		l.Kill()
-		_ = os.RemoveAll(dir)
+		_ = removeProfile(dir)
 		return nil, errs.E(errs.BrowserUnavailable, "connect to %s: %w", bin, err)
 	}
 	return &Process{Browser: b, l: l, dir: dir}, nil
