@@ -96,11 +96,11 @@ var phraseRewrites = []struct {
 var saidQuestionRe = regexp.MustCompile(`(?i)^\s*what (?:did|does|has) (.+?) (?:say|said|ask|asked|write|wrote|tell|told|reply|replied|comment|post|mention|suggest|want)(?: me| us| you)?\s*\??\s*$`)
 
 func rewritePhrases(s string) string {
-	for _, r := range phraseRewrites {
-		s = r.re.ReplaceAllString(s, r.out)
-	}
-	return rewriteVocabulary(s)
+	return rewriteVocabulary(phraseRewriter.apply(s))
 }
+
+// phraseRewriter runs phraseRewrites, each only when its expression can match (prefilter.go).
+var phraseRewriter = newRewriter(phraseRewrites)
 
 // wordAlternatives maps a description word to words a page may use for it. Both sides are
 // stemmed at init, like every compared token.

@@ -139,11 +139,11 @@ var vocabularyRewrites = []struct {
 
 // rewriteVocabulary applies vocabularyRewrites and spanCounts to a description.
 func rewriteVocabulary(s string) string {
-	for _, r := range vocabularyRewrites {
-		s = r.re.ReplaceAllString(s, r.out)
-	}
-	return spanCounts(s)
+	return spanCounts(vocabularyRewriter.apply(s))
 }
+
+// vocabularyRewriter runs vocabularyRewrites, each only when its expression can match.
+var vocabularyRewriter = newRewriter(vocabularyRewrites)
 
 // A button that shows a current choice with a menu arrow ("Pickup now ▾", "For me ▾",
 // "Visa •••• 6021 ▾") is how a page offers the other choices: "schedule the ride for later" is
