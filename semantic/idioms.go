@@ -1,0 +1,76 @@
+package semantic
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Idioms: words that look like the names of things but are part of a fixed phrase: "back"
+// after a verb of motion ("the flight that lands back in Boston") says where to, not a Back
+// button; "go back" alone is that button.
+
+// motionVerbs are the verbs after which "back" is an adverb: "lands back", "came back",
+// "fly back", "sent back".
+var motionVerbs = map[string]bool{
+	"land": true, "lands": true, "landed": true, "landing": true,
+	"come": true, "comes": true, "came": true, "coming": true,
+	"get": true, "gets": true, "got": true, "getting": true,
+	"fly": true, "flies": true, "flew": true, "flying": true,
+	"bring": true, "brings": true, "brought": true, "bringing": true,
+	"send": true, "sends": true, "sent": true, "sending": true,
+	"head": true, "heads": true, "headed": true, "heading": true,
+	"drive": true, "drives": true, "drove": true, "driving": true,
+	"travel": true, "travels": true, "traveled": true, "travelled": true, "traveling": true, "travelling": true,
+	"arrive": true, "arrives": true, "arrived": true, "arriving": true,
+	"ship": true, "ships": true, "shipped": true, "shipping": true,
+	"go": true, "goes": true, "went": true, "going": true,
+}
+
+// adverbBack reports whether main[i] is a "back" that says where a thing moves ("the flight
+// that lands back in Boston", "when does the parcel get back to the sender"): no word of the
+// target, which is the flight or the date, not the Back button. A verb that opens the
+// description is an instruction, and "go back" names the control.
+func adverbBack(main []string, i int) bool {
+	return main[i] == "back" && i > 1 && motionVerbs[main[i-1]]
+}
+
+// goBackRe is an instruction to go back with nothing said of where to: the page's Back
+// control ("go back", "go back a page").
+var goBackRe = regexp.MustCompile(`(?i)^\s*(?:go|navigate|head)\s+back(?:\s+(?:a|one)\s+(?:page|screen|step))?\s*$`)
+
+// backControl rewrites an instruction to go back into the name of the control that does it.
+func backControl(s string) string {
+	if goBackRe.MatchString(s) {
+		return "back"
+	}
+	return s
+}
+
+// forPhrases are words that take "for" in a fixed phrase, so that the words after it are no
+// owner ("the orders ready for pickup", "items eligible for return", "apply for a loan"): the
+// phrase names a state or an action, as a page writes it ("Ready for pickup").
+var forPhrases = map[string]bool{
+	"ready": true, "eligible": true, "available": true, "apply": true, "pay": true, "search": true,
+	"ask": true, "wait": true, "waiting": true, "look": true, "looking": true, "qualify": true,
+	"qualified": true, "qualifies": true, "approved": true, "sign": true, "signed": true, "register": true,
+	"registered": true, "shop": true, "shopping": true, "vote": true, "check": true, "scheduled": true,
+}
+
+// fixedFor reports whether the "for" at main[i] is part of a fixed phrase with the word before
+// it (see forPhrases), or ends a role word's phrase whose rest is an action ("the button for
+// sign up"): an owner it does not introduce.
+func fixedFor(main []string, i int) bool {
+	if i == 0 || i >= len(main) || main[i] != "for" {
+		return false
+	}
+	if forPhrases[main[i-1]] {
+		return true
+	}
+	rest := strings.Join(main[i+1:], " ")
+	for _, pv := range phrasalVerbs {
+		if rest == pv && roleWords[main[i-1]] != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,27 @@
+package semantic
+
+import "testing"
+
+// TestResolve_PronounsSayNothing: a pronoun ("she", "they", "his") stands for someone named
+// before, and no element says it; the noun before a subject pronoun heads the description ("the
+// budget spreadsheet she shared" is a spreadsheet, not the "Shared with me" folder); "mark it
+// as read" is the open message's "Mark as read" button, not a Read check box of an item named
+// "it" (which a "Read more" link stood in for).
+func TestResolve_PronounsSayNothing(t *testing.T) {
+	runResolveCases(t, "s24-parser-mail.html", []resolveCase{
+		{"the budget spreadsheet she shared", IntentClick, "", "f2"},
+		{"mark it as read", IntentClick, "", "mark-read"},
+		{"mark it as read", IntentAny, "", "mark-read"},
+	})
+}
+
+// TestResolve_BackAfterMotion: "back" after a verb of motion says where to ("the flight that
+// lands back in Boston" is the return leg, not the Back button); "go back" alone is the Back
+// button (not the Return date field, which "back" also stands for).
+func TestResolve_BackAfterMotion(t *testing.T) {
+	runResolveCases(t, "s24-parser-flights.html", []resolveCase{
+		{"the flight that lands back in Boston", IntentAny, "", "ret-lands"},
+		{"go back", IntentAny, "", "back"},
+		{"go back", IntentClick, "", "back"},
+	})
+}
