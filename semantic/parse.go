@@ -104,6 +104,10 @@ type Parsed struct {
 	// FreeText says the description writes prose ("where do I mention my allergy", "write to
 	// the adjuster"): typed, its target is a multi-line box (see freeText).
 	FreeText bool
+	// States are the past participles of the description ("published" in "the published
+	// posts"): states, which a control named for the action ("Publish") does not show (see
+	// states.go).
+	States []string
 }
 
 var (
@@ -554,6 +558,7 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
+	p.States = participleStates(main)
 	if setterVerbs[p.Head] != nil && p.First == p.Head {
 		p.Object = objectOf(main[slices.Index(main, p.Head)+1:], p.Words)
 	}

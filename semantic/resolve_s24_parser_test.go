@@ -25,3 +25,14 @@ func TestResolve_BackAfterMotion(t *testing.T) {
 		{"go back", IntentClick, "", "back"},
 	})
 }
+
+// TestResolve_StateNotAction: a past participle names a state ("published posts"), which the
+// Published filter shows; a row's Publish button only shares its stem.
+func TestResolve_StateNotAction(t *testing.T) {
+	runResolveCases(t, "s24-parser-posts.html", []resolveCase{
+		{"go to published posts", IntentClick, "", "f-published"},
+		{"view published posts", IntentClick, "", "f-published"},
+		{"see the published posts", IntentClick, "", "f-published"},
+		{"published", IntentClick, "", "f-published"},
+	})
+}
