@@ -38,12 +38,39 @@ func adverbBack(main []string, i int) bool {
 // control ("go back", "go back a page").
 var goBackRe = regexp.MustCompile(`(?i)^\s*(?:go|navigate|head)\s+back(?:\s+(?:a|one)\s+(?:page|screen|step))?\s*$`)
 
-// backControl rewrites an instruction to go back into the name of the control that does it.
-func backControl(s string) string {
+// swapPairRe is an instruction to switch two places given as a plural ("switch the cities",
+// "flip the two airports"): the form's Swap button. ("switch X and Y" is vocabularyRewrites';
+// "switch accounts" is no pair.)
+var swapPairRe = regexp.MustCompile(`(?i)^\s*(?:switch|flip|exchange|interchange|reverse)\s+(?:the\s+)?((?:two|2)\s+\S+|cities|airports|stations|places|locations|towns|ends|destinations|stops)\s*$`)
+
+// rewriteIdioms rewrites an instruction to go back into the name of the control that does it
+// ("go back": Back), and one to switch two places into a swap ("switch the cities").
+func rewriteIdioms(s string) string {
 	if goBackRe.MatchString(s) {
 		return "back"
 	}
-	return s
+	return swapPairRe.ReplaceAllString(s, "swap $1")
+}
+
+// valueNouns name what one reads off a page rather than a control: "get the order number",
+// "get her email address".
+var valueNouns = map[string]bool{
+	"number": true, "address": true, "name": true, "title": true, "text": true, "status": true,
+	"value": true, "email": true, "phone": true, "url": true, "id": true, "message": true, "error": true,
+	"heading": true, "label": true, "description": true, "summary": true, "details": true, "content": true,
+}
+
+// readsValue reports whether the object of "get" is a value to read ("get the order total",
+// "get the tracking number"), not what a control offers ("get directions", "get a quote",
+// "Get the app").
+func readsValue(object string) bool {
+	for _, w := range strings.Fields(strings.ToLower(object)) {
+		w = strings.Trim(w, ".,;:!?'\"")
+		if _, kind := kindWords[w]; kind || valueNouns[w] || figureWords[w] || priceRoleWords[w] {
+			return true
+		}
+	}
+	return false
 }
 
 // forPhrases are words that take "for" in a fixed phrase, so that the words after it are no

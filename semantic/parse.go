@@ -316,7 +316,7 @@ func Parse(description string) Parsed {
 	// "what did the customer say?" is rewritten as the customer's message, and is still a
 	// question: a key that names the message ("Customer note") labels the answer.
 	p.Question = saidQuestionRe.MatchString(s)
-	s = backControl(rewritePhrases(s))
+	s = rewriteIdioms(rewritePhrases(s))
 
 	// Attribute hints on quoted values (placeholder "Search…") and on bare ones (name=email).
 	usedQuote := map[int]bool{}
@@ -755,10 +755,14 @@ func stripInstruction(s string, p *Parsed) string {
 			if w, _, _ := strings.Cut(strings.ToLower(rest), " "); metricNouns[w] {
 				return s // "open rate of the June newsletter" is a figure, no instruction
 			}
-			p.Intent = v.intent
 			if !strings.Contains(v.words, " ") {
 				p.Verb = v.words
 			}
+			if v.words == "get" && !readsValue(rest) {
+				// "get directions", "Get the app": a control named so, not a value to read.
+				return s
+			}
+			p.Intent = v.intent
 			if keptVerbs[v.words] {
 				// "follow Rust Weekly": the Follow button beside Rust Weekly; the verb is the
 				// control's name and stays a word of the description.

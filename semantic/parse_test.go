@@ -583,3 +583,23 @@ func TestParse_QuestionWithoutMark(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_GetIntent: "get" reads when its object is a value ("get the order total"); before
+// what a control offers ("get directions", "Get the app") it is the control's own word.
+func TestParse_GetIntent(t *testing.T) {
+	for _, c := range []struct {
+		desc   string
+		intent Intent
+		words  string
+	}{
+		{"get the order total", IntentRead, "order total"},
+		{"get the tracking number", IntentRead, "tracking number"},
+		{"get directions", IntentAny, "get directions"},
+		{"Get the app", IntentAny, "get app"},
+		{"get a quote", IntentAny, "get quote"},
+	} {
+		if p := Parse(c.desc); p.Intent != c.intent || strings.Join(p.Words, " ") != c.words {
+			t.Errorf("Parse(%q): intent %v words %q, want %v %q", c.desc, p.Intent, strings.Join(p.Words, " "), c.intent, c.words)
+		}
+	}
+}

@@ -36,3 +36,24 @@ func TestResolve_StateNotAction(t *testing.T) {
 		{"published", IntentClick, "", "f-published"},
 	})
 }
+
+// TestResolve_GetAControl: "get directions" is the "Get directions" link, not the Directions
+// heading: "get" reads a value only when its object names one ("get the order total").
+func TestResolve_GetAControl(t *testing.T) {
+	runResolveCases(t, "s24-parser-shop.html", []resolveCase{
+		{"get directions", IntentAny, "", "directions"},
+		{"get directions to the Ashford store", IntentAny, "", "directions"},
+		{"get the order total for LH-20544", IntentAny, "", "o2-total"},
+	})
+}
+
+// TestResolve_SwitchTheCities: "switch the cities" swaps the two ends of a trip, the form's
+// swap button; no switch control is meant.
+func TestResolve_SwitchTheCities(t *testing.T) {
+	runResolveCases(t, "s24-parser-flights.html", []resolveCase{
+		{"switch the cities", IntentAny, "", "swap"},
+		{"switch the airports", IntentClick, "", "swap"},
+		{"flip the two airports", IntentAny, "", "swap"},
+		{"switch account", IntentClick, "", "acct-switch"},
+	})
+}
