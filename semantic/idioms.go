@@ -75,12 +75,12 @@ func readsValue(object string) bool {
 
 // forPhrases are words that take "for" in a fixed phrase, so that the words after it are no
 // owner ("the orders ready for pickup", "items eligible for return", "apply for a loan"): the
-// phrase names a state or an action, as a page writes it ("Ready for pickup").
+// phrase names a state or an action, as a page writes it ("Ready for pickup"). (Not
+// "available", "approved", "registered": "the slots available for Friday", "the hours approved
+// for Dana" are Friday's and Dana's.)
 var forPhrases = map[string]bool{
-	"ready": true, "eligible": true, "available": true, "apply": true, "pay": true, "search": true,
-	"ask": true, "wait": true, "waiting": true, "look": true, "looking": true, "qualify": true,
-	"qualified": true, "qualifies": true, "approved": true, "sign": true, "signed": true, "register": true,
-	"registered": true, "shop": true, "shopping": true, "vote": true, "check": true, "scheduled": true,
+	"ready": true, "eligible": true, "apply": true, "pay": true, "search": true, "shop": true, "vote": true,
+	"ask": true, "wait": true, "waiting": true, "look": true, "looking": true,
 }
 
 // fixedFor reports whether the "for" at main[i] is part of a fixed phrase with the word before

@@ -424,6 +424,7 @@ func TestParse_MarkAs(t *testing.T) {
 		{"mark all as read", false},
 		{"mark it as read", false}, // the open item's "Mark as read" button
 		{"mark these as done", false},
+		{"mark them all as read", false},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)
@@ -565,6 +566,7 @@ func TestParse_FixedFor(t *testing.T) {
 		{"the button for sign up", ""},
 		{"story points for the push migration", "push migration"},
 		{"the fare for the electric option", "electric"},
+		{"the slots available for Friday", "friday"},
 	} {
 		if p := Parse(c.desc); strings.Join(p.Possessor, " ") != c.possessor {
 			t.Errorf("Parse(%q).Possessor = %q, want %q", c.desc, p.Possessor, c.possessor)

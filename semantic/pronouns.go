@@ -27,7 +27,8 @@ func init() {
 // pronounObjects stand for the thing an instruction acts on when the page shows it already:
 // "mark it as read" is the open message's "Mark as read" button, not a "Read" check box of
 // an item named "it".
-var pronounObjects = map[string]bool{"it": true, "them": true, "this": true, "these": true, "those": true, "this one": true}
+var pronounObjects = map[string]bool{"it": true, "them": true, "this": true, "these": true, "those": true, "this one": true,
+	"them all": true, "both": true, "both of them": true}
 
 // pronounObject reports whether s, the object of an instruction, is only a pronoun.
 func pronounObject(s string) bool {
