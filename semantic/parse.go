@@ -510,7 +510,7 @@ func Parse(description string) Parsed {
 			p.Kind = "count"
 			continue
 		}
-		if softWords[w] || markedAs(main, i) || adverbBack(main, i) {
+		if softWords[w] || markedAs(main, i) || adverbBack(main, i) || clauseVerb(main, i) {
 			continue
 		}
 		p.Words = append(p.Words, w)

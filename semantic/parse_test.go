@@ -528,9 +528,12 @@ func TestParse_Pronouns(t *testing.T) {
 		{"his phone number", "phone number", "number"},
 		{"reply to them", "reply", "reply"},
 		{"her email address", "email address", "address"},
-		{"the budget spreadsheet she shared", "budget spreadsheet shared", "spreadsheet"},
-		{"the file they shared with me", "file shared", "file"},
+		{"the budget spreadsheet she shared", "budget spreadsheet", "spreadsheet"},
+		{"the file they shared with me", "file", "file"},
 		{"open their latest invoice", "latest invoice", "invoice"},
+		{"the contract he sent", "contract", "contract"},
+		{"the message she sent yesterday", "yesterday", "yesterday"},
+		{"the ticket where they can't export invoices", "ticket where t export invoices", "invoices"},
 	} {
 		p := Parse(c.desc)
 		if strings.Join(p.Words, " ") != c.words || p.Head != c.head {

@@ -1,6 +1,9 @@
 package semantic
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Pronouns stand for someone or something the user named before ("the message she sent
 // yesterday", "reply to them", "his phone number"): no element on the page says them, so they
@@ -34,3 +37,23 @@ var pronounObjects = map[string]bool{"it": true, "them": true, "this": true, "th
 func pronounObject(s string) bool {
 	return pronounObjects[strings.ToLower(strings.TrimSpace(s))]
 }
+
+// clauseVerb reports whether main[i] is the past verb of a clause whose subject is a pronoun,
+// after the noun it qualifies ("the contract he sent", "the file they shared with me"): it
+// says how the thing came from the person, which the page shows by the person's name (a
+// sender, an owner), not by the verb; as a word it would match the Sent folder instead.
+func clauseVerb(main []string, i int) bool {
+	w := main[i]
+	if !pastParticiple(w) && irregularStems[w] == "" {
+		return false
+	}
+	j := i - 1
+	for j > 0 && (main[j] == "has" || main[j] == "had" || main[j] == "just" || main[j] == "already") {
+		j--
+	}
+	return j > 0 && slices.Contains(subjectPronouns, main[j]) && slices.ContainsFunc(main[:j], nounLike)
+}
+
+// nounLike reports whether w may be the noun a clause qualifies: a content word or a role
+// word ("the message she sent").
+func nounLike(w string) bool { return contentWord(w) || roleWords[w] != nil }

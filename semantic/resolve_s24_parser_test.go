@@ -10,6 +10,10 @@ import "testing"
 func TestResolve_PronounsSayNothing(t *testing.T) {
 	runResolveCases(t, "s24-parser-mail.html", []resolveCase{
 		{"the budget spreadsheet she shared", IntentClick, "", "f2"},
+		// The verb of a pronoun's clause says how the thing came from the person, which the
+		// page shows by the name (the sender), not by the Sent folder.
+		{"open the contract he sent", IntentClick, "", "m4"},
+		{"the contract he sent", IntentAny, "", "m4"},
 		{"mark it as read", IntentClick, "", "mark-read"},
 		{"mark it as read", IntentAny, "", "mark-read"},
 	})
