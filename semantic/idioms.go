@@ -43,11 +43,23 @@ var goBackRe = regexp.MustCompile(`(?i)^\s*(?:go|navigate|head)\s+back(?:\s+(?:a
 // "switch accounts" is no pair.)
 var swapPairRe = regexp.MustCompile(`(?i)^\s*(?:switch|flip|exchange|interchange|reverse)\s+(?:the\s+)?((?:two|2)\s+\S+|cities|airports|stations|places|locations|towns|ends|destinations|stops)\s*$`)
 
+// goBackToRe is an instruction to go back to a place the page names ("go back to step 1"):
+// the place, unless it is only where one was before ("go back to the previous step" is the
+// Back button).
+var goBackToRe = regexp.MustCompile(`(?i)^\s*go\s+back\s+to\s+((?:the\s+)?(\S+).*)$`)
+
+// relativePlaces say where one was before rather than name a place.
+var relativePlaces = map[string]bool{"previous": true, "prior": true, "last": true, "earlier": true, "before": true}
+
 // rewriteIdioms rewrites an instruction to go back into the name of the control that does it
-// ("go back": Back), and one to switch two places into a swap ("switch the cities").
+// ("go back": Back) or into going to the place it names ("go back to step 1"), and one to
+// switch two places into a swap ("switch the cities").
 func rewriteIdioms(s string) string {
 	if goBackRe.MatchString(s) {
 		return "back"
+	}
+	if m := goBackToRe.FindStringSubmatch(s); m != nil && !relativePlaces[strings.ToLower(m[2])] {
+		return "go to " + m[1]
 	}
 	return swapPairRe.ReplaceAllString(s, "swap $1")
 }

@@ -543,12 +543,16 @@ func TestParse_Pronouns(t *testing.T) {
 }
 
 // TestParse_BackAdverb: "back" after a verb of motion says where to and is no word of the
-// target; as an instruction ("go back to the cart") or a noun ("the back cover photo") it is.
+// target; "go back to" a place goes to it; back where one was before ("go back to the
+// previous step"), or alone, it is the Back control's word, as it is a noun's ("the back
+// cover photo").
 func TestParse_BackAdverb(t *testing.T) {
 	for _, c := range []struct{ desc, words string }{
 		{"the flight that lands back in Boston", "flight lands"},
 		{"when does the parcel get back to the sender", "when parcel get sender"},
-		{"go back to the cart", "go back cart"},
+		{"go back to the cart", "go cart"}, // a place: the "Back to cart" link says it
+		{"go back to step 1", "go step 1"},
+		{"go back to the previous step", "go back previous step"},
 		{"go back", "back"},
 		{"the back cover photo", "back cover"},
 		{"the Back button", "back"},

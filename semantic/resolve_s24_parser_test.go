@@ -27,6 +27,10 @@ func TestResolve_BackAfterMotion(t *testing.T) {
 		{"the flight that lands back in Boston", IntentAny, "", "ret-lands"},
 		{"go back", IntentAny, "", "back"},
 		{"go back", IntentClick, "", "back"},
+		// Back to a place the page names is that place; back to the cart, the link that says so.
+		{"go back to step 2", IntentClick, "", "step-seats"},
+		{"go back to the seats step", IntentClick, "", "step-seats"},
+		{"go back to the cart", IntentClick, "", "back-cart"},
 	})
 }
 
