@@ -2,12 +2,15 @@ package semantic
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
-// Idioms: words that look like the names of things but are part of a fixed phrase: "back"
+// Idioms: words that look like the names of things but are part of a fixed phrase. "back"
 // after a verb of motion ("the flight that lands back in Boston") says where to, not a Back
-// button; "go back" alone is that button.
+// button, and "go back" alone is that button; "switch the cities" swaps them; "get" reads only
+// a value ("get the order total"), before anything else it is a control's word ("Get
+// directions"); "ready for pickup" is a state, pickup no owner.
 
 // motionVerbs are the verbs after which "back" is an adverb: "lands back", "came back",
 // "fly back", "sent back".
@@ -105,11 +108,9 @@ func fixedFor(main []string, i int) bool {
 	if forPhrases[main[i-1]] {
 		return true
 	}
-	rest := strings.Join(main[i+1:], " ")
-	for _, pv := range phrasalVerbs {
-		if rest == pv && roleWords[main[i-1]] != nil {
-			return true
-		}
+	if roleWords[main[i-1]] == nil {
+		return false
 	}
-	return false
+	rest := strings.Join(main[i+1:], " ")
+	return slices.Contains(phrasalVerbs, rest)
 }
