@@ -104,6 +104,10 @@ type Parsed struct {
 	// FreeText says the description writes prose ("where do I mention my allergy", "write to
 	// the adjuster"): typed, its target is a multi-line box (see freeText).
 	FreeText bool
+	// States are the past participles of the description ("published" in "the published
+	// posts"): states, which a control named for the action ("Publish") does not show (see
+	// states.go).
+	States []string
 }
 
 var (
@@ -312,7 +316,7 @@ func Parse(description string) Parsed {
 	// "what did the customer say?" is rewritten as the customer's message, and is still a
 	// question: a key that names the message ("Customer note") labels the answer.
 	p.Question = saidQuestionRe.MatchString(s)
-	s = rewritePhrases(s)
+	s = rewriteIdioms(rewritePhrases(s))
 
 	// Attribute hints on quoted values (placeholder "Search…") and on bare ones (name=email).
 	usedQuote := map[int]bool{}
@@ -506,7 +510,7 @@ func Parse(description string) Parsed {
 			p.Kind = "count"
 			continue
 		}
-		if softWords[w] || markedAs(main, i) {
+		if softWords[w] || markedAs(main, i) || adverbBack(main, i) || clauseVerb(main, i) {
 			continue
 		}
 		p.Words = append(p.Words, w)
@@ -554,6 +558,7 @@ func Parse(description string) Parsed {
 		}
 	}
 	p.First, p.Head = firstWord(main), headOf(main)
+	p.States = participleStates(main)
 	if setterVerbs[p.Head] != nil && p.First == p.Head {
 		p.Object = objectOf(main[slices.Index(main, p.Head)+1:], p.Words)
 	}
@@ -686,9 +691,10 @@ func stripInstruction(s string, p *Parsed) string {
 		p.Intent = IntentType
 		return m[1]
 	}
-	if m := markAsRe.FindStringSubmatch(s); m != nil && !bulkRe.MatchString(m[1]) {
+	if m := markAsRe.FindStringSubmatch(s); m != nil && !bulkRe.MatchString(m[1]) && !pronounObject(m[1]) {
 		// "mark Renew passport as done": the checkbox (or toggle) that says done, of that item.
-		// ("mark everything as read" is a bulk action's button, "Mark all as read".)
+		// ("mark everything as read" is a bulk action's button, "Mark all as read"; "mark it
+		// as read" the open item's, "Mark as read".)
 		p.Intent = IntentClick
 		return m[2] + " " + m[1] + " checkbox"
 	}
@@ -749,10 +755,14 @@ func stripInstruction(s string, p *Parsed) string {
 			if w, _, _ := strings.Cut(strings.ToLower(rest), " "); metricNouns[w] {
 				return s // "open rate of the June newsletter" is a figure, no instruction
 			}
-			p.Intent = v.intent
 			if !strings.Contains(v.words, " ") {
 				p.Verb = v.words
 			}
+			if v.words == "get" && !readsValue(rest) {
+				// "get directions", "Get the app": a control named so, not a value to read.
+				return s
+			}
+			p.Intent = v.intent
 			if keptVerbs[v.words] {
 				// "follow Rust Weekly": the Follow button beside Rust Weekly; the verb is the
 				// control's name and stays a word of the description.
@@ -1327,6 +1337,8 @@ func ofObject(main []string) []string {
 	before := false
 	for i, w := range main {
 		switch {
+		case fixedFor(main, i):
+			// "the orders ready for pickup": a state, not the pickup's orders.
 		case w == "of" || w == "for":
 			if !before || w == "of" && i > 0 && (main[i-1] == "number" || main[i-1] == "count") {
 				return nil // "the number of cars found" counts the cars: they own nothing
@@ -1387,13 +1399,14 @@ func headOf(main []string) string {
 			last = "" // a possessive: the head is in the phrase after it
 		case npBreaks[w]:
 			return last
-		case clauseSubjects[w] && last != "" && !auxiliaries[main[i-1]]:
+		case clauseSubjects[w] && last != "" && !auxiliaries[main[i-1]] && last != "where":
+			// ("the ticket where they can't log in": what they can't do says which ticket.)
 			return last
 		case last != "" && (markedAs(main, i) || pastParticiple(w) && i+1 < len(main) && main[i+1] == "by"):
 			// "the order marked as a gift", "the file shared by Ana": a participle after
 			// the noun opens a clause that says which one; the noun is the head.
 			return last
-		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w]:
+		case strings.HasPrefix(w, "\x00") || stopWords[w] || softWords[w] || adverbBack(main, i):
 		case roleWords[w] != nil:
 			last = ""
 		default:

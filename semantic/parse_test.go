@@ -422,6 +422,9 @@ func TestParse_MarkAs(t *testing.T) {
 		{"mark Renew passport as done", true},
 		{"mark everything as read", false},
 		{"mark all as read", false},
+		{"mark it as read", false}, // the open item's "Mark as read" button
+		{"mark these as done", false},
+		{"mark them all as read", false},
 	}
 	for _, c := range cases {
 		p := Parse(c.desc)
@@ -491,7 +494,7 @@ func TestParse_QuestionAuxiliaries(t *testing.T) {
 	for desc, want := range map[string][]string{
 		"how many items has the shopper found so far?": {"items", "shopper", "found", "so", "far"},
 		"how many games had the Rovers won by May":     {"games", "rovers", "won", "may"},
-		"the discount they're offering":                {"discount", "they", "offering"},
+		"the discount they're offering":                {"discount", "offering"},
 	} {
 		if p := Parse(desc); !reflect.DeepEqual(p.Words, want) {
 			t.Errorf("Parse(%q).Words = %q, want %q", desc, p.Words, want)
@@ -514,6 +517,98 @@ func TestParse_QuantityQuestions(t *testing.T) {
 		p := Parse(c.desc)
 		if p.Kind != c.kind || p.CountNoun != c.countNoun || strings.Join(p.Words, " ") != c.words {
 			t.Errorf("Parse(%q): kind %q count noun %q words %q, want %q %q %q", c.desc, p.Kind, p.CountNoun, strings.Join(p.Words, " "), c.kind, c.countNoun, c.words)
+		}
+	}
+}
+
+// TestParse_Pronouns: a pronoun stands for someone named before and is no word an element must
+// say; a subject pronoun after a noun opens a clause, and the noun is the head.
+func TestParse_Pronouns(t *testing.T) {
+	for _, c := range []struct{ desc, words, head string }{
+		{"his phone number", "phone number", "number"},
+		{"reply to them", "reply", "reply"},
+		{"her email address", "email address", "address"},
+		{"the budget spreadsheet she shared", "budget spreadsheet", "spreadsheet"},
+		{"the file they shared with me", "file", "file"},
+		{"open their latest invoice", "latest invoice", "invoice"},
+		{"the contract he sent", "contract", "contract"},
+		{"the message she sent yesterday", "yesterday", "yesterday"},
+		{"the ticket where they can't export invoices", "ticket where t export invoices", "invoices"},
+	} {
+		p := Parse(c.desc)
+		if strings.Join(p.Words, " ") != c.words || p.Head != c.head {
+			t.Errorf("Parse(%q): words %q head %q, want %q %q", c.desc, strings.Join(p.Words, " "), p.Head, c.words, c.head)
+		}
+	}
+}
+
+// TestParse_BackAdverb: "back" after a verb of motion says where to and is no word of the
+// target; "go back to" a place goes to it; back where one was before ("go back to the
+// previous step"), or alone, it is the Back control's word, as it is a noun's ("the back
+// cover photo").
+func TestParse_BackAdverb(t *testing.T) {
+	for _, c := range []struct{ desc, words string }{
+		{"the flight that lands back in Boston", "flight lands"},
+		{"when does the parcel get back to the sender", "when parcel get sender"},
+		{"go back to the cart", "go cart"}, // a place: the "Back to cart" link says it
+		{"go back to step 1", "go step 1"},
+		{"go back to the previous step", "go back previous step"},
+		{"go back", "back"},
+		{"the back cover photo", "back cover"},
+		{"the Back button", "back"},
+	} {
+		if p := Parse(c.desc); strings.Join(p.Words, " ") != c.words {
+			t.Errorf("Parse(%q).Words = %q, want %q", c.desc, strings.Join(p.Words, " "), c.words)
+		}
+	}
+}
+
+// TestParse_FixedFor: "for" in a fixed phrase ("ready for pickup", "eligible for return") or
+// before the action a control does ("the button for sign up") introduces no owner; an owner's
+// "for" still does.
+func TestParse_FixedFor(t *testing.T) {
+	for _, c := range []struct{ desc, possessor string }{
+		{"the orders ready for pickup", ""},
+		{"items eligible for return", ""},
+		{"the button for sign up", ""},
+		{"story points for the push migration", "push migration"},
+		{"the fare for the electric option", "electric"},
+		{"the slots available for Friday", "friday"},
+	} {
+		if p := Parse(c.desc); strings.Join(p.Possessor, " ") != c.possessor {
+			t.Errorf("Parse(%q).Possessor = %q, want %q", c.desc, p.Possessor, c.possessor)
+		}
+	}
+}
+
+// TestParse_QuestionWithoutMark: a question reads the same without its question mark.
+func TestParse_QuestionWithoutMark(t *testing.T) {
+	for _, desc := range []string{
+		"what is the total", "how many items are in my cart", "when does the sale end",
+		"who is the assignee", "is the API working", "what did the customer say",
+	} {
+		if a, b := Parse(desc), Parse(desc+"?"); !reflect.DeepEqual(a, b) || !a.Question {
+			t.Errorf("Parse(%q) = %+v; with a question mark %+v", desc, a, b)
+		}
+	}
+}
+
+// TestParse_GetIntent: "get" reads when its object is a value ("get the order total"); before
+// what a control offers ("get directions", "Get the app") it is the control's own word.
+func TestParse_GetIntent(t *testing.T) {
+	for _, c := range []struct {
+		desc   string
+		intent Intent
+		words  string
+	}{
+		{"get the order total", IntentRead, "order total"},
+		{"get the tracking number", IntentRead, "tracking number"},
+		{"get directions", IntentAny, "get directions"},
+		{"Get the app", IntentAny, "get app"},
+		{"get a quote", IntentAny, "get quote"},
+	} {
+		if p := Parse(c.desc); p.Intent != c.intent || strings.Join(p.Words, " ") != c.words {
+			t.Errorf("Parse(%q): intent %v words %q, want %v %q", c.desc, p.Intent, strings.Join(p.Words, " "), c.intent, c.words)
 		}
 	}
 }

@@ -816,6 +816,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 		textScore *= 0.6
 		why = append(why, "lacks the action")
 	}
+	// "list the published posts": the Published filter, not a row's Publish button. (A
+	// caption that says the action, "Generate password", may label the value asked for.)
+	if len(p.States) > 0 && textScore > 0 && e.Interactive && namesStateAction(pe.norm[0], p.States) {
+		textScore *= stateActionFactor
+		why = append(why, "names the action, not the state")
+	}
 
 	// "where do I mention my allergy": prose goes in a multi-line box, whatever its label.
 	freeTyped := p.FreeText && intent == IntentType
