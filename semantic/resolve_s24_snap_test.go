@@ -12,3 +12,33 @@ func TestResolve_SelectByOptions(t *testing.T) {
 		{"the select that has Monthly and Annually", IntentAny, "", "club-billing"},
 	})
 }
+
+// TestResolve_CurrentPage: "the current page" of a pagination, a sidebar or the main
+// navigation is the one the page marks with aria-current, chosen among those by the words.
+func TestResolve_CurrentPage(t *testing.T) {
+	runResolveCases(t, "s24-snap-docs.html", []resolveCase{
+		{"the current page in the pagination", IntentAny, "", "pg-3"},
+		{"the active nav item", IntentAny, "", "top-changelog"},
+		{"the current page in the sidebar", IntentClick, "", "side-releases"},
+		{"the page I'm on in the breadcrumb", IntentRead, "", "crumb-current"},
+	})
+}
+
+// TestResolve_CurrentStepAndDate: "which step am I on" is the step marked aria-current="step",
+// "today in the calendar" the day marked aria-current="date" (not the chosen day).
+func TestResolve_CurrentStepAndDate(t *testing.T) {
+	runResolveCases(t, "s24-snap-wizard.html", []resolveCase{
+		{"which step am I on", IntentRead, "", "st-when"},
+		{"the current step", IntentRead, "", "st-when"},
+		{"today's date in the calendar", IntentAny, "", "d17"},
+		{"click today in the calendar", IntentClick, "", "d17"},
+	})
+}
+
+// TestResolve_StageMarkedCurrent: "what stage is my booking at" asks the present stage, which
+// the page marks with aria-current alone (no class or id says so): the marked step's line.
+func TestResolve_StageMarkedCurrent(t *testing.T) {
+	runResolveCases(t, "s24-snap-wizard.html", []resolveCase{
+		{"what stage is my booking at", IntentRead, "", "st-when-n"},
+	})
+}
