@@ -80,9 +80,9 @@ func anyWordLike(w string, alts, toks []string) bool {
 	return false
 }
 
-// optionsCount reports whether a description may name an element by its options: not a read
-// or a question (a select's options are not what it shows), nor a quoted phrase, which names
-// what the element says.
+// optionsCount reports whether a description may name an element by its options: not a read,
+// a question or a value of a kind ("the overnight price": a select's options are not what it
+// shows), nor a quoted phrase, which names what the element says.
 func optionsCount(p *Parsed, qt *queryText, intent Intent) bool {
-	return intent != IntentRead && !p.Question && len(qt.phrases) == 0
+	return intent != IntentRead && !p.Question && p.Kind == "" && len(qt.phrases) == 0
 }

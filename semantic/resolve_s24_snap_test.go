@@ -42,3 +42,15 @@ func TestResolve_StageMarkedCurrent(t *testing.T) {
 		{"what stage is my booking at", IntentRead, "", "st-when-n"},
 	})
 }
+
+// TestResolve_OptionIsNoValue: a select's options are what it can be set to, not values it
+// shows: "the overnight price" is not the Delivery speed select that offers "Overnight —
+// $29.00" (reading it reads its chosen option).
+func TestResolve_OptionIsNoValue(t *testing.T) {
+	_, s := snapFixture(t, "s24-snap-checkout.html")
+	for _, d := range []string{"the overnight price"} {
+		if res, err := Resolve(s, Query{Description: d}); err == nil && res.Element.Options != "" {
+			t.Errorf("Resolve(%q) = %s (%s), a select by its options", d, describe(&res.Element), res.Why)
+		}
+	}
+}
