@@ -2216,8 +2216,9 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 const presentLead = 0.05
 
 // nowMark is how strongly element e is marked as the one that is so now (aria-current, the
-// strongest, or see nowMarkWords), 0 for not at all; with playing (the question asks what plays), only a mark that says play
-// counts, and without, or with staged (it asks the stage of something), only one that does not:
+// strongest, or see nowMarkWords), 0 for not at all; with playing (the question asks what
+// plays), only a mark that says play counts (aria-current does not), and without, or with
+// staged (it asks the stage of something), only one that does not:
 // the current step of a form is not the song that plays, nor what plays the count of listeners. A name marks only a region
 // that holds its answer: a leaf named "Now playing" is the label, which says nothing of what
 // plays.
