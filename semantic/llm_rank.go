@@ -214,8 +214,15 @@ func candidateLine(e *Element) string {
 	if e.Name == "" && e.IDAttr != "" {
 		fmt.Fprintf(&b, " id=%s", clip(e.IDAttr, 24))
 	}
+	if e.Options != "" {
+		// What a select can be set to, which its name and value do not say.
+		fmt.Fprintf(&b, " options=%q", clip(strings.ReplaceAll(e.Options, "\n", " | "), 60))
+	}
 	if e.Checked {
 		b.WriteString(" checked")
+	}
+	if e.Current != "" {
+		b.WriteString(" current=" + e.Current) // aria-current: the current page, step, date...
 	}
 	if !e.Visible {
 		b.WriteString(" hidden")

@@ -125,6 +125,9 @@ type prepared struct {
 	lead       string
 	leadToks   []string
 	leadJoined string
+	// options are a select's options' stemmed tokens, one per line of Element.Options; nil
+	// for an element without options.
+	options [][]string
 }
 
 type prepCache struct {
@@ -183,6 +186,9 @@ func prepareNow(s *Snapshot) []prepared {
 				p.shape = text.valueShape()
 			case p.norm[0] != "":
 				p.shape = name.valueShape()
+			}
+			if e.Options != "" {
+				p.options = optionToks(memo, e.Options)
 			}
 			ps[i] = p
 		}
@@ -795,6 +801,12 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	if qt.acronym != "" && textScore < acronymScore && contains(pe.toks[0], qt.acronym) && strings.Contains(e.Name, qt.acronymCaps) {
 		textScore = acronymScore
 		why = append(why, "name abbreviates the description")
+	}
+	if pe.options != nil && textScore < optionWeight && optionsCount(p, qt, intent) {
+		if s, o := optionMatch(pe, qt); s > textScore {
+			textScore = s
+			why = append(why, "can be set to "+strconv.Quote(o))
+		}
 	}
 	if len(qt.otherChoices) > 0 && textScore < menuChoiceScore && showsOtherChoice(pe, qt.otherChoices) {
 		textScore = menuChoiceScore

@@ -42,6 +42,9 @@ const (
 
 func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent, all []scored) []scored {
 	if len(all) == 0 {
+		if intent != IntentType {
+			return answerCurrent(s, ps, p, qt, all) // "what page am I on": no element says it
+		}
 		return all
 	}
 	labelOf := map[int]int{}
@@ -75,6 +78,10 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 		if p.Who {
 			all = handToName(s, ps, all)
 		}
+	}
+	if intent != IntentType {
+		// Last: the element the page marks as current is the answer itself, not a figure in it.
+		all = answerCurrent(s, ps, p, qt, all)
 	}
 	// Role-only candidates without an anchor are not candidates.
 	out := all[:0]
@@ -2147,6 +2154,7 @@ const (
 	markByClass = 1 + iota
 	markByID
 	markByName
+	markByCurrent // aria-current: the page says it to every reader, in the words of ARIA
 )
 
 // answerNow answers a question about the present from the element the page marks as present:
@@ -2207,14 +2215,17 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 // lead, not a tie, with what only shares a word ("playing" with a Play button).
 const presentLead = 0.05
 
-// nowMark is how strongly element e is marked as the one that is so now (see nowMarkWords),
-// 0 for not at all; with playing (the question asks what plays), only a mark that says play
-// counts, and without, or with staged (it asks the stage of something), only one that does not:
+// nowMark is how strongly element e is marked as the one that is so now (aria-current, the
+// strongest, or see nowMarkWords), 0 for not at all; with playing (the question asks what
+// plays), only a mark that says play counts (aria-current does not), and without, or with
+// staged (it asks the stage of something), only one that does not:
 // the current step of a form is not the song that plays, nor what plays the count of listeners. A name marks only a region
 // that holds its answer: a leaf named "Now playing" is the label, which says nothing of what
 // plays.
 func nowMark(e *Element, pe *prepared, playing, staged bool) int {
 	switch {
+	case e.Current != "" && !playing:
+		return markByCurrent
 	case pe.descendants > 0 && marks(e.AriaLabel, playing, staged):
 		return markByName
 	case marks(e.IDAttr, playing, staged) || marks(e.TestID, playing, staged):

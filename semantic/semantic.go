@@ -70,6 +70,15 @@ type Element struct {
 	Checked     bool   `json:"checked,omitempty"`
 	Editable    bool   `json:"editable,omitempty"`
 	Interactive bool   `json:"interactive,omitempty"`
+	// Current is what aria-current says of the element, the one of a set that is current:
+	// "page", "step", "location", "date", "time" or "true" (any other value but "false"
+	// means "true"); empty for none. The current page of a pagination or a breadcrumb, the
+	// step a wizard is at, today in a calendar.
+	Current string `json:"current,omitempty"`
+	// Options are a select's options, what it can be set to (its chosen one is Value), one a
+	// line: at most 50, each whitespace-collapsed and capped at 60 characters. One string, as
+	// Context is, so that Element stays comparable.
+	Options string `json:"options,omitempty"`
 	// Covered is true when an open modal dialog sits over the element (it is outside the modal).
 	Covered bool `json:"covered,omitempty"`
 	// InFrame is true for an element of a same-origin iframe.

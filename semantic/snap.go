@@ -26,7 +26,7 @@ var snapshotJS string
 
 // snapFn is the property of the window[windowKey] object that snapshot.js installs the snapshot
 // function under; its name carries the wire format's version.
-const snapFn = "snapW7"
+const snapFn = "snapW8"
 
 // snapExpr takes a snapshot with the installed function, or evaluates to 0 when the document has
 // none yet (a new page, or it navigated). The function is told which snapshot of the page the
@@ -240,6 +240,8 @@ const (
 	wAlt
 	wTestID
 	wItem
+	wCurrent
+	wOptions
 )
 
 // b64 maps a base64url digit to its value, -1 for other bytes.
@@ -472,6 +474,12 @@ func decodeBody(r *wireReader, gen int) (*Snapshot, error) {
 				s.Containers = append(s.Containers, c)
 				a = c.Up
 			}
+		}
+		if bits&wCurrent != 0 {
+			e.Current = r.text()
+		}
+		if bits&wOptions != 0 {
+			e.Options = r.text()
 		}
 		if r.err != nil {
 			break

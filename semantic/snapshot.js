@@ -13,7 +13,7 @@
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
 // page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
-// snapW7(doc, gen) takes a snapshot: see the message below. snapW7(0, 0, true) derives
+// snapW8(doc, gen) takes a snapshot: see the message below. snapW8(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -30,7 +30,7 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW7(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW8(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
 //            UTF-16 code units, never splitting a surrogate pair), then the rest of the body; or,
@@ -42,12 +42,14 @@
 //            from the previous element's), name (text), then, when their bit is set and in this
 //            order: text, href, class, label, name attribute, id attribute, value (texts), input
 //            type (token), placeholder, aria-label, title, alt, test id (texts), context (token),
-//            item (a number, a token and the enclosing item's number, see Element.Item and ItemUp).
+//            item (a number, a token and the enclosing item's number, see Element.Item and ItemUp),
+//            current (text: what aria-current says, see Element.Current), options (text: a select's
+//            options, one a line, see Element.Options).
 //   bits:    1 context, 2 text same as name, 4 interactive, 8 text, 16 href, 32 class, 64 hidden,
 //            128 disabled, 256 editable, 512 checked, 1024 covered, 2048 in frame, 4096 label,
 //            8192 name attribute, 16384 id attribute, 32768 value, 65536 input type,
 //            131072 placeholder, 262144 aria-label, 524288 title, 1048576 alt, 2097152 test id,
-//            4194304 item.
+//            4194304 item, 8388608 current, 16777216 options.
 //   compact selector: a selector where "/tag/n" stands for " > tag:nth-of-type(n)" (a tag name has
 //            no "/", and CSS.escape escapes every "/" of an id).
 function (KEY) {
@@ -56,11 +58,13 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW7) store.snapW7 = install(store);
-  return store.snapW7();
+  if (!store.snapW8) store.snapW8 = install(store);
+  return store.snapW8();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
+  // A select's options: at most MAXOPTS, each capped at MAXOPT characters (see optionTexts).
+  const MAXOPTS = 50, MAXOPT = 60;
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'BR', 'HR', 'WBR', 'PARAM', 'SOURCE', 'TRACK', 'OPTION', 'OPTGROUP', 'DATALIST']);
   const INLINE = new Set(['B', 'I', 'EM', 'STRONG', 'SPAN', 'A', 'SMALL', 'CODE', 'SUP', 'SUB', 'MARK', 'U', 'S', 'ABBR', 'LABEL', 'FONT', 'Q', 'CITE', 'KBD', 'VAR', 'TIME', 'BDI', 'BDO', 'DEL', 'INS', 'DFN', 'DATA']);
   const TEXTTAGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'LI', 'TD', 'TH', 'LABEL', 'LEGEND', 'CAPTION', 'DT', 'DD', 'FIGCAPTION', 'P', 'OUTPUT', 'BLOCKQUOTE', 'PRE']);
@@ -497,7 +501,7 @@ function (KEY) {
   // ones, of its descendants): changes of other attributes (style...) drop no derived data
   // (see DIRTY for what they do to replay).
   const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'aria-placeholder', 'data-placeholder', 'name', 'id', 'class',
-    'data-testid', 'data-test', 'data-qa', 'aria-valuetext', 'aria-valuenow', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'hidden', 'aria-hidden', ...TIPS];
+    'data-testid', 'data-test', 'data-qa', 'aria-valuetext', 'aria-valuenow', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'aria-current', 'hidden', 'aria-hidden', ...TIPS];
   // RANGE_ROLES are the roles whose value ARIA gives (aria-valuetext, aria-valuenow); Go's
   // Element.RangeValue reads the same roles.
   const RANGE_ROLES = new Set(['progressbar', 'slider', 'spinbutton', 'meter', 'scrollbar']);
@@ -632,7 +636,7 @@ function (KEY) {
     const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
     const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
     const d = {sid: snapID, ha, role, type, keep: true, cl: null, clDyn: false, editRoot: false, fullRole: '', ariaLabel: '', title: '', alt: '', interactive: false, own: false, include: false, full: false,
-      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: ''};
+      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: '', current: '', opts: ''};
     if (type === 'hidden') return d;
     let kind = LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
@@ -652,7 +656,10 @@ function (KEY) {
       INTERACTIVE_ROLES.has(fullRole) || d.editRoot ||
       (tabindex !== null && +tabindex >= 0) || (ha && el.hasAttribute('onclick'));
     d.own = ownText(el);
-    d.include = d.interactive || d.own || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
+    // The element the page marks as the current one of a set (a page, a step) is kept whatever
+    // else it is: a step made of a number block and a title block has no text of its own.
+    d.current = ha ? currentOf(el.getAttribute('aria-current')) : '';
+    d.include = d.interactive || d.own || !!d.current || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
       !!ariaLabel || tag === 'IMG' || tag === 'PROGRESS' || tag === 'METER' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
     return d;
   }
@@ -669,6 +676,7 @@ function (KEY) {
       const fc = el.firstElementChild;
       d.placeholder = el.getAttribute('data-placeholder') || (fc && fc.getAttribute('data-placeholder')) || '';
     }
+    if (tag === 'SELECT') d.opts = optionTexts(el);
     d.isSVG = tag === 'svg' || tag === 'SVG';
     if (d.isSVG) { const st = el.querySelector('title'); d.svgName = st ? st.textContent : ''; }
     if (tag !== 'SELECT' && (!d.formControl || tag === 'BUTTON')) {
@@ -806,6 +814,8 @@ function (KEY) {
     if (bits & 2097152) o += txt(r.tid);
     if (bits & 1) o += r.ctxTok;
     if (bits & 4194304) o += r.itemTok;
+    if (bits & 8388608) o += txt(r.cur);
+    if (bits & 16777216) o += txt(r.opts);
     out += o;
   }
 
@@ -959,6 +969,8 @@ function (KEY) {
       if (alt) sbits |= 1048576;
       if (tid) sbits |= 2097152;
       if (item) sbits |= 4194304;
+      if (d.current) sbits |= 8388608;
+      if (d.opts) sbits |= 16777216;
 
       const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' || fullRole === 'cell' || fullRole === 'gridcell' ? colHeader(el) : '';
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
@@ -976,6 +988,7 @@ function (KEY) {
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
         itemTok: item ? itemTokOf(item, itemSigs, itemUps) : '',
+        cur: d.current, opts: d.opts,
         // The values of the tokens, for when they are numbered again (see retok).
         lower, fullRole, pu, shape: shape.s, selw, type, ctx, item,
       };
@@ -1038,6 +1051,26 @@ function (KEY) {
     const min = el.tagName === 'METER' ? el.min : 0, span = el.max - min;
     if (el.tagName === 'PROGRESS' && el.position < 0) return ''; // indeterminate
     return span > 0 ? Math.round((el.value - min) / span * 100) + '%' : '';
+  }
+  // optionTexts is what a select's options say, one a line (see Element.Options): at most
+  // MAXOPTS, each whitespace-collapsed and capped. They are derived data: adding, removing or
+  // renaming an option is a mutation under the select, which drops it (see invalidate).
+  function optionTexts(sel) {
+    const os = sel.options, out = [];
+    for (let i = 0; i < os.length && out.length < MAXOPTS; i++) {
+      const o = os[i];
+      if (o.hidden) continue;
+      const t = cap(ws(o.textContent), MAXOPT).trimEnd();
+      if (t) out.push(t);
+    }
+    return out.join('\n');
+  }
+  // CURRENTS are the kinds of aria-current ARIA names; any other value but "false" means "true".
+  const CURRENTS = new Set(['page', 'step', 'location', 'date', 'time', 'true']);
+  function currentOf(v) {
+    if (!v) return '';
+    v = v.trim().toLowerCase();
+    return !v || v === 'false' ? '' : CURRENTS.has(v) ? v : 'true';
   }
   function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
@@ -1611,7 +1644,7 @@ function (KEY) {
   // The caller that holds the last snapshot sent holds the body last sent whole or as a
   // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
-  return function snapW7(haveDoc, haveGen, fresh) {
+  return function snapW8(haveDoc, haveGen, fresh) {
     const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
     const body = snap(!!fresh, held);
     const gen = store.gen;
