@@ -171,6 +171,20 @@ func TestClick_Checkbox(t *testing.T) {
 	}
 }
 
+// TestClick_RequestIsAnEffect: a click whose only effect is a request (a beacon, a "ping")
+// passes its verification, and the check says which request it saw.
+func TestClick_RequestIsAnEffect(t *testing.T) {
+	d := run(t, `[{"type": "open tab", "target": "BASE/actions.html"}, {"type": "click", "target": "the Send a ping button"}]`, nil)
+	if d.Status != scripts.StatusSucceeded || !hasCheck(d.Steps[1], "request_started") {
+		t.Fatal(dump(d))
+	}
+	for _, c := range d.Steps[1].Verification.Checks {
+		if c.Name == "request_started" && !strings.Contains(c.Detail, "blank.html?ping=1") {
+			t.Errorf("request_started says %q, not the ping's address", c.Detail)
+		}
+	}
+}
+
 func TestClick_Failures(t *testing.T) {
 	cases := []struct {
 		name, target, code string

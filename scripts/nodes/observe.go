@@ -28,8 +28,9 @@ const pageStateJS = `function rodeoState() {
 	const sel = String(window.getSelection ? window.getSelection() : '').length + ':' + (a && 'selectionStart' in a ? (a.selectionStart + '-' + a.selectionEnd) : '');
 	const editable = !!(a && a !== document.body && (a.isContentEditable || a.tagName === 'TEXTAREA' || a.tagName === 'SELECT' ||
 		(a.tagName === 'INPUT' && !/^(button|submit|reset|checkbox|radio|image|file|color|range|hidden)$/i.test(a.type))));
+	const rs = performance.getEntriesByType('resource');
 	return {url: location.href, focus, editable, value, forms, sel, scroll: Math.round(scrollX) + ',' + Math.round(scrollY),
-		res: performance.getEntriesByType('resource').length, password: !!(a && a.type === 'password')};
+		res: rs.length, lastRes: rs.length ? rs[rs.length - 1].name.slice(0, 200) : '', password: !!(a && a.type === 'password')};
 }`
 
 // pageState is one reading of pageStateJS.
@@ -42,6 +43,8 @@ type pageState struct {
 	Sel      string `json:"sel"`
 	Scroll   string `json:"scroll"`
 	Res      int    `json:"res"`
+	// LastRes is the address of the last resource loaded (capped): which request a check saw.
+	LastRes  string `json:"lastRes"`
 	Password bool   `json:"password"`
 }
 
@@ -180,7 +183,7 @@ func (c change) checks(window time.Duration) []checkResult {
 		out = append(out, checkResult{"scrolled", true, c.Before.Scroll + " -> " + c.After.Scroll})
 	}
 	if c.Before.Res != c.After.Res {
-		out = append(out, checkResult{"request_started", true, fmt.Sprintf("%d new requests", c.After.Res-c.Before.Res)})
+		out = append(out, checkResult{"request_started", true, fmt.Sprintf("%d new requests (the last: %s)", c.After.Res-c.Before.Res, c.After.LastRes)})
 	}
 	if len(out) == 0 {
 		out = append(out, checkResult{"page_changed", false, fmt.Sprintf("no DOM, URL, focus, form state or network change within %s", window)})
