@@ -2100,6 +2100,9 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 	}
 	first := -1
 	for k := l + 1; k < min(end, l+controlReach); k++ {
+		if inLookAlikeItem(s, l, k) {
+			break // the next card's control: a card whose control comes before its title has none after it
+		}
 		c := &s.Elements[k]
 		if !c.Visible || c.Covered || !fitFor(c, intent) || c.Role == "label" {
 			continue
@@ -2124,6 +2127,9 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 				return k
 			}
 		}
+	}
+	if first < 0 {
+		first = soleControlBefore(s, ps, l, intent)
 	}
 	return first
 }

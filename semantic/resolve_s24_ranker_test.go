@@ -1,0 +1,15 @@
+package semantic
+
+import "testing"
+
+// TestResolve_ControlOfStopsAtItsItem: a product card that puts its Add to cart button on the
+// image, above the title, has no control after its title; "order a Blue Mug" is that card's
+// button, not the next card's, which is the first control after the title in document order.
+func TestResolve_ControlOfStopsAtItsItem(t *testing.T) {
+	runResolveCases(t, "s24-ranker-shop.html", []resolveCase{
+		{"order a Blue Mug", IntentClick, "", "atc-2"},
+		{"Blue Mug", IntentClick, "", "atc-2"},
+		{"buy the Espresso Cup Set", IntentClick, "", "atc-3"},
+		{"I want the stoneware mug", IntentClick, "", "atc-1"},
+	})
+}
