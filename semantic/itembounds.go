@@ -33,3 +33,46 @@ func soleControlBefore(s *Snapshot, ps []prepared, l int, intent Intent) int {
 	}
 	return found
 }
+
+// lentFromOtherItem reports whether anchor a, outside the list of repeated containers that holds
+// element c (in none, or in another list: a sidebar's), lends c words (got) that another item of c's list says and c's own does not: the
+// banner "New this term: Power Yoga with Sam" above a class list is about the Power Yoga card,
+// not the first card under it, though nothing alike sits between the banner and that card. A
+// line about the whole list ("Get new jobs for this search") names no item, and still lends its
+// words. itemWords (per outermost item, the words its elements say; masks per element) is
+// worked out on the first call.
+func lentFromOtherItem(s *Snapshot, c, a int, got uint64, masks []uint64, itemWords *map[int]uint64) bool {
+	ec, ea := &s.Elements[c], &s.Elements[a]
+	if ec.Item == 0 {
+		return false
+	}
+	kinds := itemKinds(s)
+	tc := topItem(s, ec.Item)
+	if ea.Item != 0 {
+		if ta := topItem(s, ea.Item); ta == tc || kinds[ta] == kinds[tc] {
+			return false // in c's own item, or in a look-alike one (see associated)
+		}
+	}
+	if *itemWords == nil {
+		*itemWords = topItemMasks(s, masks)
+	}
+	own := (*itemWords)[tc]
+	for t, m := range *itemWords {
+		if t != tc && kinds[t] == kinds[tc] && got&m&^own != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// topItemMasks is, per outermost repeated container, which of the words (masks per element) its
+// elements say.
+func topItemMasks(s *Snapshot, masks []uint64) map[int]uint64 {
+	out := map[int]uint64{}
+	for k, m := range masks {
+		if it := s.Elements[k].Item; m != 0 && it != 0 {
+			out[topItem(s, it)] |= m
+		}
+	}
+	return out
+}

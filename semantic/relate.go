@@ -964,6 +964,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	var gots []uint64 // the words each associated anchor of the candidate has
 	var meets []int   // the cells where the row and the column the description names meet
 	strangers := map[int]bool{}
+	// The words each outermost item says (lentFromOtherItem works them out when first asked).
+	var itemWords map[int]uint64
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
@@ -1103,7 +1105,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
 			sameItem := sameRowItem(s, ce.Item, s.Elements[a].Item) || blocksOfOneRow(s, c, a)
-			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
+			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) &&
+				!lentFromOtherItem(s, c, a, got, masks, &itemWords) {
 				// A part of the candidate's own row or card: not a heading (it titles every row
 				// under it), not a part of what the candidate titles when it is a heading, not
 				// another row's (a look-alike of the candidate between them; a table row's
