@@ -86,3 +86,17 @@ func TestSpanOf(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_RowsOfTheirOwnGrid: invoice rows that each lay out their cells with one CSS grid
+// template, the header row one of them: "the status of the second invoice" is the pill under
+// Status in the second row under the header (not the first row, the header counted), and the
+// rows after the first have their columns too.
+func TestResolve_RowsOfTheirOwnGrid(t *testing.T) {
+	runResolveCases(t, "s24-ranker-invoices.html", []resolveCase{
+		{"the status of the second invoice", IntentRead, "", "s2"},
+		{"the status of the last invoice", IntentRead, "", "s4"},
+		{"the status of the Lumen Dental invoice", IntentRead, "", "s2"},
+		{"what is the status of INV-2043", IntentRead, "", "s3"},
+		{"when was the Tessellate Studio invoice issued", IntentRead, "", "d4"},
+	})
+}
