@@ -41,10 +41,10 @@ func soleControlBefore(s *Snapshot, ps []prepared, l int, intent Intent) int {
 // line about the whole list ("Get new jobs for this search") names no item, and still lends its
 // words. itemWords (per outermost item, the words its elements say; masks per element) is
 // worked out on the first call.
-func lentFromOtherItem(s *Snapshot, c, a int, got uint64, masks []uint64, itemWords *map[int]uint64) bool {
+func lentFromOtherItem(s *Snapshot, ps []prepared, c, a int, got uint64, masks []uint64, itemWords *map[int]uint64) bool {
 	ec, ea := &s.Elements[c], &s.Elements[a]
-	if ec.Item == 0 {
-		return false
+	if ec.Item == 0 || isAncestor(s, a, c) {
+		return false // (what holds the list says what every item says)
 	}
 	kinds := itemKinds(s)
 	tc := topItem(s, ec.Item)
@@ -54,7 +54,7 @@ func lentFromOtherItem(s *Snapshot, c, a int, got uint64, masks []uint64, itemWo
 		}
 	}
 	if *itemWords == nil {
-		*itemWords = topItemMasks(s, masks)
+		*itemWords = topItemMasks(s, ps, masks)
 	}
 	own := (*itemWords)[tc]
 	for t, m := range *itemWords {
@@ -66,11 +66,12 @@ func lentFromOtherItem(s *Snapshot, c, a int, got uint64, masks []uint64, itemWo
 }
 
 // topItemMasks is, per outermost repeated container, which of the words (masks per element) its
-// elements say.
-func topItemMasks(s *Snapshot, masks []uint64) map[int]uint64 {
+// elements say; a grid's header row says them of every row ("Episode" over the episodes), so
+// its headers count for none.
+func topItemMasks(s *Snapshot, ps []prepared, masks []uint64) map[int]uint64 {
 	out := map[int]uint64{}
 	for k, m := range masks {
-		if it := s.Elements[k].Item; m != 0 && it != 0 {
+		if it := s.Elements[k].Item; m != 0 && it != 0 && !ps[k].gridHeader && !isHeaderCell(&s.Elements[k]) {
 			out[topItem(s, it)] |= m
 		}
 	}

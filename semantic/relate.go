@@ -1106,7 +1106,7 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
 			sameItem := sameRowItem(s, ce.Item, s.Elements[a].Item) || blocksOfOneRow(s, c, a)
 			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) &&
-				!lentFromOtherItem(s, c, a, got, masks, &itemWords) {
+				!lentFromOtherItem(s, ps, c, a, got, masks, &itemWords) {
 				// A part of the candidate's own row or card: not a heading (it titles every row
 				// under it), not a part of what the candidate titles when it is a heading, not
 				// another row's (a look-alike of the candidate between them; a table row's
@@ -1947,7 +1947,11 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		}
 		// The control has the label's words and its own fit for what is to be done.
 		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
-		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " before it names; " + c.Why
+		side := " before it names; "
+		if k < e.ID {
+			side = " after it names; " // its card's one control, above its title (soleControlBefore)
+		}
+		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + side + c.Why
 	})
 }
 
