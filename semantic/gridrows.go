@@ -12,7 +12,8 @@ import (
 // (see gridColumns); the rows themselves are items of one list. The header row is the first of
 // its list, when its texts all read like column headers, three or more on one line; each text of
 // the rows after it takes the header it overlaps across, as the template puts them one under
-// the other. Texts that gridColumns gave a column keep it.
+// the other, down to the first thing between two rows (a title: another table). Texts that
+// gridColumns gave a column keep it.
 func rowGridColumns(s *Snapshot, ps []prepared) {
 	kinds := itemKinds(s)
 	perKind := map[string][]int{}
@@ -31,8 +32,13 @@ func rowGridColumns(s *Snapshot, ps []prepared) {
 		if hs == nil {
 			continue
 		}
+		prev := rows[0]
 		for _, r := range rows[1:] {
+			if spans[r][0] != spans[prev][1]+1 {
+				break // a title between (a card's "Invoices" after its tickets): another table
+			}
 			underHeader(s, ps, spans[r], hs)
+			prev = r
 		}
 	}
 }
