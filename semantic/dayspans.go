@@ -91,10 +91,12 @@ const (
 	spanAsked      = 2  // "the dates of the trip", "when does it run from and to"
 )
 
-// oneDayWords ask for one day of what may run for several.
+// oneDayWords ask for one day of what may run for several. ("Open" is not one: "when is the pool
+// open" asks for its days, a span, and "when does the exhibition open" is a when-question like
+// any other; "when it opens" asks for the day.)
 var oneDayWords = map[string]bool{
 	"day": true, "start": true, "starts": true, "begin": true, "begins": true, "end": true, "ends": true,
-	"due": true, "deadline": true, "expire": true, "expires": true, "open": true, "opens": true,
+	"due": true, "deadline": true, "expire": true, "expires": true, "opens": true,
 	"close": true, "closes": true, "first": true, "last": true, "birthday": true,
 }
 

@@ -78,6 +78,9 @@ func TestSpanOf(t *testing.T) {
 		{"what day do I fly out", oneDayAsked},
 		{"the start date of the conference", oneDayAsked},
 		{"when is the water bill due", oneDayAsked},
+		{"when does the exhibition open", spanMaybeAsked},
+		{"when is the pool open", spanMaybeAsked},
+		{"what date does the exhibition close", oneDayAsked},
 		{"the price of the trip", 0},
 	} {
 		p := Parse(c.desc)
