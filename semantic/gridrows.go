@@ -17,11 +17,17 @@ import (
 func rowGridColumns(s *Snapshot, ps []prepared) {
 	kinds := itemKinds(s)
 	perKind := map[string][]int{}
+	var order []string // the kinds in document order: a text in two lists' items takes the first's header
 	for _, it := range itemMaps(s).order {
-		perKind[kinds[it]] = append(perKind[kinds[it]], it)
+		k := kinds[it]
+		if _, ok := perKind[k]; !ok {
+			order = append(order, k)
+		}
+		perKind[k] = append(perKind[k], it)
 	}
 	var spans map[int][2]int
-	for _, rows := range perKind {
+	for _, kind := range order {
+		rows := perKind[kind]
 		if len(rows) < 3 {
 			continue // a header and two rows at least
 		}
