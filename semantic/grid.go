@@ -64,6 +64,7 @@ func gridColumns(s *Snapshot, ps []prepared) {
 			}
 		}
 	}
+	rowGridColumns(s, ps)
 	gridBlocks(s, ps)
 }
 

@@ -376,6 +376,8 @@ type queryText struct {
 	// ahead is true when the description asks for a time to come ("how long until", "time
 	// left").
 	ahead bool
+	// span is what a date description asks of a span of days (spanOf).
+	span int
 	// count is true when the description asks for a count.
 	count bool
 	// unit is Parsed.CountNoun stemmed: weighed down when other words say which count.
@@ -623,6 +625,7 @@ func newQueryText(p *Parsed) *queryText {
 	}
 	qt.count = p.Kind == "count"
 	qt.ahead = slices.ContainsFunc(p.Words, func(w string) bool { return aheadWords[w] })
+	qt.span = spanOf(p)
 	if t := tokens(p.CountNoun); len(t) == 1 {
 		qt.unit = t[0]
 	}
@@ -1188,6 +1191,9 @@ func kindFit(pe *prepared, p *Parsed, qt *queryText, intent Intent, why *[]strin
 			b := valueBonus(pe, 0.35, 0.25, 0.1)
 			if p.Kind == "date" && pe.shape&shapeDate == 0 && (contains(qt.words, stemDate) || contains(qt.words, stemDay)) {
 				b *= 0.7 // a clock time stands for a date less well than a day does
+			}
+			if p.Kind == "date" {
+				b = spanBonus(pe, qt.span, b, 0.35)
 			}
 			d += b
 			fits = true

@@ -971,6 +971,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	var gots []uint64 // the words each associated anchor of the candidate has
 	var meets []int   // the cells where the row and the column the description names meet
 	strangers := map[int]bool{}
+	// The words each outermost item says (lentFromOtherItem works them out when first asked).
+	var itemWords map[int]uint64
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
@@ -1110,7 +1112,8 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 			frac := weight(got) / weight(miss)
 			// An anchor is beside the target, not inside it (a listbox is not anchored by its options).
 			sameItem := sameRowItem(s, ce.Item, s.Elements[a].Item) || blocksOfOneRow(s, c, a)
-			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) {
+			if (frac > best || sameItem) && (s.Elements[a].Role != ce.Role || plainRoles[ce.Role] || typed[a]&got != 0) && !isAncestor(s, c, a) && associated(s, c, a) &&
+				!lentFromOtherItem(s, ps, c, a, got, masks, &itemWords) {
 				// A part of the candidate's own row or card: not a heading (it titles every row
 				// under it), not a part of what the candidate titles when it is a heading, not
 				// another row's (a look-alike of the candidate between them; a table row's
@@ -1951,7 +1954,11 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		}
 		// The control has the label's words and its own fit for what is to be done.
 		score := round3(c.Score - intentFit(e, intent) + intentFit(&s.Elements[k], intent))
-		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + " before it names; " + c.Why
+		side := " before it names; "
+		if k < e.ID {
+			side = " after it names; " // its card's one control, above its title (soleControlBefore)
+		}
+		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + side + c.Why
 	})
 }
 
@@ -2107,6 +2114,9 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 	}
 	first := -1
 	for k := l + 1; k < min(end, l+controlReach); k++ {
+		if inLookAlikeItem(s, l, k) {
+			break // the next card's control: a card whose control comes before its title has none after it
+		}
 		c := &s.Elements[k]
 		if !c.Visible || c.Covered || !fitFor(c, intent) || c.Role == "label" {
 			continue
@@ -2131,6 +2141,9 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 				return k
 			}
 		}
+	}
+	if first < 0 {
+		first = soleControlBefore(s, ps, l, intent)
 	}
 	return first
 }

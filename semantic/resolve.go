@@ -605,7 +605,7 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	// block alike (the landlord's before them), and no other list.
 	rows, titled := map[string][]int{}, map[string][]int{}
 	for _, kind := range kinds {
-		rows[kind] = dataRows(s, lists[kind], members)
+		rows[kind] = dataRows(s, ps, lists[kind], members)
 		if t := titledBy(s, ps, rows[kind], members, item); len(t) > 1 {
 			titled[kind] = t
 		}
@@ -853,9 +853,9 @@ func titledBy(s *Snapshot, ps []prepared, items []int, members map[int][]int, it
 
 // dataRows is items without the header rows of a grid whose rows are all alike: "the third
 // track" is the third row under the header, not the third row.
-func dataRows(s *Snapshot, items []int, members map[int][]int) []int {
+func dataRows(s *Snapshot, ps []prepared, items []int, members map[int][]int) []int {
 	header := func(it int) bool {
-		return slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) })
+		return slices.ContainsFunc(members[it], func(i int) bool { return isHeaderCell(&s.Elements[i]) || ps[i].gridHeader })
 	}
 	if !slices.ContainsFunc(items, header) {
 		return items

@@ -12,7 +12,7 @@ import (
 // classifier is a hand-written scan (no regular expressions): it runs on every short element of
 // every snapshot.
 
-type shape uint8
+type shape uint16
 
 const (
 	shapeTime    shape = 1 << iota // a duration or a clock time: "25 min", "1h 20m", "9:14 AM"
@@ -23,6 +23,7 @@ const (
 	shapeClock                     // a time of day (with shapeTime): "9:14 AM", "07:05", "3pm"
 	shapeDotted                    // a version or an address: "3.16.0", "v2.14.3", "198.51.100.7"
 	shapeHex                       // a hash or a hex id: "a91f03c2", "9f1c2ab"
+	shapeSpan                      // with shapeDate, a span of days: "12–14 March", "Wed 11 Mar – Sun 15 Mar"
 )
 
 // kindShapes maps a description's kind to the shapes that satisfy it.
@@ -87,6 +88,15 @@ var dayWords = map[string]bool{
 
 // valueShape classifies a normalized (lowercased) text of at most 60 characters.
 func valueShape(s string) shape {
+	sh := pointShape(s)
+	if sh&shapeDate != 0 && daySpan(s) {
+		sh |= shapeSpan
+	}
+	return sh
+}
+
+// pointShape is valueShape but for spans of days.
+func pointShape(s string) shape {
 	if s == "" || len(s) > 60 {
 		return 0
 	}
