@@ -108,6 +108,10 @@ type Parsed struct {
 	// posts"): states, which a control named for the action ("Publish") does not show (see
 	// states.go).
 	States []string
+	// Denies says the description, outside its quotes, says no ("nobody was injured", "answer
+	// no to the pregnant question"): of the controls that answer a question, the No (see
+	// answers.go).
+	Denies bool
 }
 
 var (
@@ -312,6 +316,7 @@ func Parse(description string) Parsed {
 		}
 		return m
 	})
+	p.Denies = denies(s)
 
 	// "what did the customer say?" is rewritten as the customer's message, and is still a
 	// question: a key that names the message ("Customer note") labels the answer.

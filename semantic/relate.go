@@ -1944,7 +1944,7 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 			// file input, not the next select.
 			k = labelledControl(s, e.ID, intent)
 		} else {
-			k = controlOf(s, ps, e.ID, intent, words)
+			k = controlOf(s, ps, e.ID, intent, words, p.Denies)
 		}
 		if k < 0 {
 			return -1, 0, ""
@@ -2078,7 +2078,8 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 // they share), or of those the first that says one of words the text does not ("Ben Okoro"
 // then his card's Message and Archive buttons, for "message Ben Okoro"; "Child seat" then its
 // Decrease and Increase buttons, both with ids that say seat, for "one more child seat").
-func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string) int {
+// denies says the description says no (Parsed.Denies): a question's No control is meant.
+func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string, denies bool) int {
 	e := &s.Elements[l]
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
 	if lt == "" || utf8.RuneCountInString(lt) > 40 && !strings.HasSuffix(lt, "?") || !hasLetter(lt) {
@@ -2096,10 +2097,12 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 	if len(rest) > 0 {
 		words = rest
 	}
-	if slices.ContainsFunc(rest, negating) {
+	if slices.ContainsFunc(rest, negating) || denies && !ownsAny(&ps[l], noWords) {
 		// "this page was not helpful" after "Was this page helpful?": a negation the question
-		// does not say answers it, by the control that says no.
-		words = append(words[:len(words):len(words)], "no")
+		// does not say answers it, by the control that says no. So does a description that
+		// says no ("nobody was injured" after "Was anyone injured?"), which stop words drop.
+		// The question's own words are not looked for: its radio group says them too.
+		words = append(rest[:len(rest):len(rest)], "no")
 	}
 	end := len(s.Elements)
 	if e.Parent >= 0 {

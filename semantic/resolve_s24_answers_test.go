@@ -1,0 +1,45 @@
+package semantic
+
+import "testing"
+
+// TestResolve_AnswerNo: a description that says no answers the question it names by the
+// question's No control, not by the Yes that comes first after it: "nobody in my family had
+// joint surgery" answers "Has anyone else in your family had joint surgery?". "no" is a stop
+// word, so the denial is read from the description before its words are.
+func TestResolve_AnswerNo(t *testing.T) {
+	runResolveCases(t, "s24-answers-intake.html", []resolveCase{
+		{"nobody else has had joint surgery", IntentClick, "", "fam-no"},
+		{"answer no to the pacemaker question", IntentClick, "", "pace-no"},
+		{"no accident caused the pain", IntentClick, "", "acc-no"},
+		{"say no to 'Are you off work because of this injury?'", IntentClick, "", "work-no"},
+	})
+}
+
+// TestResolve_OneLessIsRemove: "one less child ticket" is read as decrease, which a ticket
+// counter's minus button says as Remove ("Remove carer ticket"), not the Add button of
+// another ticket type.
+func TestResolve_OneLessIsRemove(t *testing.T) {
+	runResolveCases(t, "s24-answers-tickets.html", []resolveCase{
+		{"one less carer ticket", IntentClick, "", "carer-dec"},
+	})
+}
+
+// TestDenies: the words that say no, outside quotes.
+func TestDenies(t *testing.T) {
+	for _, c := range []struct {
+		desc string
+		want bool
+	}{
+		{"nobody was injured", true},
+		{"answer No to the visa question", true},
+		{"I don't smoke", true},
+		{"I have never been refused a visa", true},
+		{"answer yes to the smoking question", false},
+		{"the notes field", false},
+		{"the knot tying guide", false},
+	} {
+		if got := Parse(c.desc).Denies; got != c.want {
+			t.Errorf("Parse(%q).Denies = %v, want %v", c.desc, got, c.want)
+		}
+	}
+}
