@@ -43,3 +43,15 @@ func TestDenies(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_VerbSaysTheAction: a verb that names what a control does in other words. "top
+// up my charging credit" puts money on a store of it, which the page offers as Add funds;
+// "favorite Canal St station" puts a named thing among one's favourites, by the Add to
+// favourites control on its card (not the row of a past session at that station).
+func TestResolve_VerbSaysTheAction(t *testing.T) {
+	runResolveCases(t, "s24-answers-stations.html", []resolveCase{
+		{"top up my charging credit", IntentClick, "", "add-funds"},
+		{"recharge my balance", IntentClick, "", "add-funds"},
+		{"favorite Canal St station", IntentClick, "", "fav-canal"},
+	})
+}
