@@ -55,3 +55,13 @@ func TestResolve_VerbSaysTheAction(t *testing.T) {
 		{"favorite Canal St station", IntentClick, "", "fav-canal"},
 	})
 }
+
+// TestResolve_Require2FA: "2FA" is how people write two-factor authentication, on both sides:
+// "turn on 'require 2FA'" is the workspace's "Require two-factor authentication" switch, not a
+// row's "Send 2FA reminder" menu item.
+func TestResolve_Require2FA(t *testing.T) {
+	runResolveCases(t, "s24-answers-members.html", []resolveCase{
+		{"turn on 'require 2FA' for everyone", IntentClick, "", "req-2fa"},
+		{"enable required 2FA", IntentClick, "", "req-2fa"},
+	})
+}
