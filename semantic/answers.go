@@ -18,3 +18,19 @@ func denies(s string) bool { return denialRe.MatchString(s) }
 
 // noWords are the words (stemmed) of the control that answers no.
 var noWords = []string{stem("no")}
+
+// A description may speak as the user: "I'll pay the import duties myself" answers "Who pays
+// import charges?" with the option said from the user's side, "I'll pay them now (DDP)", not
+// "Recipient pays on delivery", though both say pay. (Stop words drop "I" and "myself".)
+
+// firstPersonRe finds the user speaking as the one who acts, outside quotes: "I", "I'll",
+// "I'm", "myself". ("Me" is most often whom it is done for: "gift wrap it for me" is the
+// shop's wrapping.)
+var firstPersonRe = regexp.MustCompile(`(?i)(?:^|[\s,;(])(?:i|i'll|i’ll|i'm|i’m|i've|i’ve|i'd|i’d|myself)(?:$|[\s,;.!?)])`)
+
+// firstPersonWords are the words (stemmed) with which an option speaks as the user who acts
+// ("Shared with me" is what others did).
+var firstPersonWords = []string{stem("i"), stem("myself")}
+
+// speaksFirstPerson reports whether an element's name speaks as the user ("I'll pay them now").
+func speaksFirstPerson(pe *prepared) bool { return ownsAny(pe, firstPersonWords) }

@@ -112,6 +112,10 @@ type Parsed struct {
 	// no to the pregnant question"): of the controls that answer a question, the No (see
 	// answers.go).
 	Denies bool
+	// FirstPerson says the description speaks as the user ("I'll pay the import duties
+	// myself"): of a question's answers that share its words, the one said from the user's
+	// side ("I'll pay them now"), not another party's ("Recipient pays"); see answers.go.
+	FirstPerson bool
 }
 
 var (
@@ -316,7 +320,7 @@ func Parse(description string) Parsed {
 		}
 		return m
 	})
-	p.Denies = denies(s)
+	p.Denies, p.FirstPerson = denies(s), firstPersonRe.MatchString(s)
 
 	// "what did the customer say?" is rewritten as the customer's message, and is still a
 	// question: a key that names the message ("Customer note") labels the answer.

@@ -65,3 +65,31 @@ func TestResolve_Require2FA(t *testing.T) {
 		{"enable required 2FA", IntentClick, "", "req-2fa"},
 	})
 }
+
+// TestResolve_AnswerAsTheUser: a description that speaks as the user ("I'd rather wrap the
+// gift myself") is answered by the option said from the user's side ("I'll wrap it myself"),
+// not the shop's ("We wrap it in tissue and twine"), though both say wrap; "for me" is whom it
+// is done for, not who does it.
+func TestResolve_AnswerAsTheUser(t *testing.T) {
+	runResolveCases(t, "s24-answers-gift.html", []resolveCase{
+		{"I'd rather wrap the gift myself", IntentClick, "", "wrap-self"},
+		{"I will wrap it myself", IntentClick, "", "wrap-self"},
+	})
+}
+
+// TestFirstPerson: the user speaks as the one who acts; "me" is whom it is for.
+func TestFirstPerson(t *testing.T) {
+	for _, c := range []struct {
+		desc string
+		want bool
+	}{
+		{"I'll pay the import duties myself", true},
+		{"I will wrap it myself", true},
+		{"gift wrap it for me", false},
+		{"the iPhone case", false},
+	} {
+		if got := Parse(c.desc).FirstPerson; got != c.want {
+			t.Errorf("Parse(%q).FirstPerson = %v, want %v", c.desc, got, c.want)
+		}
+	}
+}
