@@ -108,6 +108,14 @@ type Parsed struct {
 	// posts"): states, which a control named for the action ("Publish") does not show (see
 	// states.go).
 	States []string
+	// Denies says the description, outside its quotes, says no ("nobody was injured", "answer
+	// no to the pregnant question"): of the controls that answer a question, the No (see
+	// answers.go).
+	Denies bool
+	// FirstPerson says the description speaks as the user ("I'll pay the import duties
+	// myself"): of a question's answers that share its words, the one said from the user's
+	// side ("I'll pay them now"), not another party's ("Recipient pays"); see answers.go.
+	FirstPerson bool
 }
 
 var (
@@ -312,6 +320,7 @@ func Parse(description string) Parsed {
 		}
 		return m
 	})
+	p.Denies, p.FirstPerson = denies(s), firstPersonRe.MatchString(s)
 
 	// "what did the customer say?" is rewritten as the customer's message, and is still a
 	// question: a key that names the message ("Customer note") labels the answer.

@@ -1947,7 +1947,7 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 			// file input, not the next select.
 			k = labelledControl(s, e.ID, intent)
 		} else {
-			k = controlOf(s, ps, e.ID, intent, words)
+			k = controlOf(s, ps, e.ID, intent, words, p)
 		}
 		if k < 0 {
 			return -1, 0, ""
@@ -2085,7 +2085,8 @@ func handOnFromText(s *Snapshot, ps []prepared, all []scored, byLabel bool, says
 // they share), or of those the first that says one of words the text does not ("Ben Okoro"
 // then his card's Message and Archive buttons, for "message Ben Okoro"; "Child seat" then its
 // Decrease and Increase buttons, both with ids that say seat, for "one more child seat").
-func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string) int {
+// p's Denies and FirstPerson say which of a question's answers is meant (see answers.go).
+func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string, p *Parsed) int {
 	e := &s.Elements[l]
 	lt := strings.TrimSpace(firstOf(e.Text, e.Name))
 	if lt == "" || utf8.RuneCountInString(lt) > 40 && !strings.HasSuffix(lt, "?") || !hasLetter(lt) {
@@ -2103,16 +2104,18 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 	if len(rest) > 0 {
 		words = rest
 	}
-	if slices.ContainsFunc(rest, negating) {
+	if slices.ContainsFunc(rest, negating) || p.Denies && !ownsAny(&ps[l], noWords) {
 		// "this page was not helpful" after "Was this page helpful?": a negation the question
-		// does not say answers it, by the control that says no.
-		words = append(words[:len(words):len(words)], "no")
+		// does not say answers it, by the control that says no. So does a description that
+		// says no ("nobody was injured" after "Was anyone injured?"), which stop words drop.
+		// The question's own words are not looked for: its radio group says them too.
+		words = append(rest[:len(rest):len(rest)], "no")
 	}
 	end := len(s.Elements)
 	if e.Parent >= 0 {
 		end = e.Parent + 1 + ps[e.Parent].descendants
 	}
-	first := -1
+	first, owning := -1, -1
 	for k := l + 1; k < min(end, l+controlReach); k++ {
 		if inLookAlikeItem(s, l, k) {
 			break // the next card's control: a card whose control comes before its title has none after it
@@ -2122,11 +2125,19 @@ func controlOf(s *Snapshot, ps []prepared, l int, intent Intent, words []string)
 			continue
 		}
 		if ownsAny(&ps[k], words) {
-			return k
+			if !p.FirstPerson || speaksFirstPerson(&ps[k]) {
+				return k
+			}
+			if owning < 0 {
+				owning = k
+			}
 		}
 		if first < 0 {
 			first = k
 		}
+	}
+	if owning >= 0 {
+		return owning
 	}
 	if card := topItem(s, e.Item); len(rest) > 0 && card != 0 {
 		// Further on in the card that holds the text, a control that says the rest: "Select

@@ -112,7 +112,7 @@ var wordAlternatives = map[string][]string{
 	"star":  {"favorite", "favourite", "watchlist"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
 	"like": {"heart", "favorite"}, "pencil": {"edit"},
 	"plus": {"increase", "add", "more"}, "minus": {"decrease", "remove", "fewer", "less"},
-	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less"},
+	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less", "remove"},
 	"fewer": {"decrease", "remove", "minus", "less"}, "less": {"decrease", "remove", "minus", "fewer"},
 	"paperclip": {"attach"}, "bell": {"notification"}, "eye": {"show", "reveal"}, "hamburger": {"menu"},
 	// "the menu for the campaign": a row's menu opens from its More (⋯) button.

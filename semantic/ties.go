@@ -55,6 +55,11 @@ func breakTie(s *Snapshot, p *Parsed, desc string, all []scored, near bool) []sc
 	if len(cs) > 1 {
 		cs = byOpposites(cs, raw)
 	}
+	if len(cs) > 1 && p.FirstPerson {
+		// "I will wrap it myself": of "We wrap it ..." and "I'll wrap it myself", the answer
+		// said from the user's side (answers.go).
+		cs = keep(cs, func(c scored) bool { return speaksFirstPerson(&ps[c.Element.ID]) })
+	}
 	if len(cs) > 1 && saysLongText(raw) {
 		// "the essay answer box": of two answer boxes, the one that takes lines of text.
 		cs = keep(cs, func(c scored) bool { return c.Element.Tag == "textarea" })

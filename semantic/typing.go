@@ -131,6 +131,8 @@ var formAbbreviations = map[string]string{
 	"cvc": "security code", "cvv": "security code", "cvv2": "security code", "csc": "security code",
 	"apt":  "apartment number",
 	"http": "url", "https": "url",
+	// Account security: "require 2FA" is the "Require two-factor authentication" switch.
+	"2fa": "two factor authentication",
 }
 
 // formAbbrStems is formAbbreviations as stem answers them (see stemAs).

@@ -135,6 +135,13 @@ var vocabularyRewrites = []struct {
 	{regexp.MustCompile(`(?i)^\s*(?:switch|flip|exchange|interchange)\s+(.+\s+and\s+.+)$`), "swap $1"},
 	// "classes that aren't full": the ones with room left, which filters call available.
 	{regexp.MustCompile(`(?i)\b(?:that|which)?\s*(?:aren't|are not|isn't|is not|not)\s+(?:full|booked up|sold out)\b`), " available"},
+	// "top up my wallet", "recharge the transit card": money put on a store of it, which pages
+	// offer as Add funds (a bare "top up £20" keeps the Top up button's words).
+	{regexp.MustCompile(`(?i)^\s*(?:top[- ]?up|recharge|reload)\s+((?:my|the|your|our)\s+(?:\S+\s+)?(?:wallet|balance|account|card|credit|pass))\s*$`), "add funds to $1"},
+	// "favorite Grand St station", "star the Kestrel repo": a named thing put among one's
+	// favorites, by the Add to favorites (or Star) control on its card. The name is capitalized:
+	// "favorite color field" is a field.
+	{regexp.MustCompile(`^\s*(?:[Ff]avou?rite|[Bb]ookmark)\s+((?:the\s+)?[A-Z0-9].*)$`), "add $1 to favorites"},
 }
 
 // rewriteVocabulary applies vocabularyRewrites and spanCounts to a description.
