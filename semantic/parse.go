@@ -108,6 +108,14 @@ type Parsed struct {
 	// posts"): states, which a control named for the action ("Publish") does not show (see
 	// states.go).
 	States []string
+	// Color is the colour an attribute-position colour word names ("the red button" -> red,
+	// see colorHint): an element of that Element.Color ranks higher; ColorWord is the word as
+	// said ("gray"), which is a word the element must say only when the page says it (see
+	// colorSaid).
+	Color, ColorWord string
+	// Place is where on the screen a corner or page-edge phrase puts the target ("at the
+	// bottom right", "at the end of the form"; see placeOf): a tie-break between near-equals.
+	Place Place
 }
 
 var (
@@ -353,6 +361,9 @@ func Parse(description string) Parsed {
 		s = s[:loc[0]] + " " + phrase + " " + rest[end:]
 	}
 
+	// "at the bottom right", "in the top left corner": where on the screen, not words.
+	s, p.Place = placeOf(s)
+
 	// Context phrase: "in the cart summary", "under Billing" (after the target words).
 	words := tokenizeDesc(s)
 	var main []string
@@ -511,6 +522,10 @@ func Parse(description string) Parsed {
 			continue
 		}
 		if softWords[w] || markedAs(main, i) || adverbBack(main, i) || clauseVerb(main, i) {
+			continue
+		}
+		if c := colorHint(main, i); c != "" && p.Color == "" {
+			p.Color, p.ColorWord = c, w // "the red button": a look, not a word (see colorSaid)
 			continue
 		}
 		p.Words = append(p.Words, w)

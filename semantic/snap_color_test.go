@@ -7,13 +7,14 @@ import (
 
 // TestSnap_Color: controls, headings and banners carry a coarse name of the colour they show:
 // their background's (named colours, hex, rgb), else their text's when it is a hue; none for a
-// gradient, a grey-on-white default button, black text, or an element that is not a control.
+// gradient, a grey-on-white default button, black or dark (navy) text, or an element that is not
+// a control.
 func TestSnap_Color(t *testing.T) {
 	_, s := snapFixture(t, "s24-look-colors.html")
 	for _, c := range []struct{ id, color string }{
 		{"cancel", "red"}, {"pay", "green"}, {"save", "blue"}, {"gift", "yellow"}, {"help", "black"},
 		{"back", "grey"}, {"coupon", "blue"}, {"upgrade", ""}, {"terms", "purple"}, {"wish", "pink"},
-		{"edit", ""}, {"plain", ""}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
+		{"edit", ""}, {"plain", ""}, {"navy", ""}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
 		{"warn-heading", "red"}, {"title", ""}, {"logo", "blue"},
 	} {
 		if e := byID(s, c.id); e == nil || e.Color != c.color {

@@ -1090,24 +1090,28 @@ function (KEY) {
     const bg = colorName(cs.backgroundColor);
     if (bg && bg !== 'white') return bg;
     if (!bg && cs.backgroundImage !== 'none') return '';
-    const fg = colorName(cs.color);
+    const fg = colorName(cs.color, true);
     return fg === 'white' || fg === 'black' || fg === 'grey' ? '' : fg;
   }
   // colorName names a computed colour ("rgb(220, 53, 69)" -> "red"), '' when it is (nearly)
   // transparent or not in rgb() form; memoized, as pages use few colours.
-  const colorNames = new Map();
-  function colorName(c) {
-    let n = colorNames.get(c);
-    if (n === undefined) { n = nameRGB(c); colorNames.set(c, n); }
+  // Text names a colour only when it is a clear hue, not dark: navy text on a white button
+  // reads as a white button, a blue link as blue.
+  const colorNames = new Map(), textColorNames = new Map();
+  function colorName(c, text) {
+    const memo = text ? textColorNames : colorNames;
+    let n = memo.get(c);
+    if (n === undefined) { n = nameRGB(c, text); memo.set(c, n); }
     return n;
   }
-  function nameRGB(c) {
+  function nameRGB(c, text) {
     const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(c);
     if (!m || m[4] !== undefined && +m[4] < 0.35) return '';
     const r = +m[1] / 255, g = +m[2] / 255, b = +m[3] / 255;
     const hi = Math.max(r, g, b), lo = Math.min(r, g, b), chroma = hi - lo, l = (hi + lo) / 2;
     if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.86 ? 'white' : 'grey';
     if (l > 0.9) return 'white'; // a faint tint: a white card
+    if (text && (l < 0.36 || chroma < 0.3)) return '';
     let h = hi === r ? ((g - b) / chroma + 6) % 6 : hi === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     h *= 60;
     if (h < 15 || h >= 345) return l > 0.72 ? 'pink' : 'red';
