@@ -121,8 +121,9 @@ func lookBonus(all []scored, p *Parsed) {
 	}
 }
 
-// placeRank adds up to placeBonus to the eligible candidates within placeTier of the best,
-// by how far to pl their box's middle is, between those candidates' extremes.
+// placeRank adds placeBonus to the eligible candidate within placeTier of the best whose box's
+// middle is furthest to pl, between those candidates' extremes, and to the others of them at
+// most half as much, by how far that way they are.
 func placeRank(all []scored, pl Place) {
 	best := -1.0
 	for i := range all {
@@ -164,15 +165,26 @@ func placeRank(all []scored, pl Place) {
 	if across == 0 {
 		across = pl.Vert
 	}
-	for _, i := range tier {
+	fs := make([]float64, len(tier))
+	best = 0
+	for k, i := range tier {
 		b := all[i].Element.Box
 		x := toward(b.X+b.W/2, minX, maxX, across)
 		if pl.Horiz == 0 {
 			x /= 10
 		}
-		f := (x + toward(b.Y+b.H/2, minY, maxY, pl.Vert)) / axes
-		all[i].Score += placeBonus * f
-		all[i].Why += "; place"
+		fs[k] = (x + toward(b.Y+b.H/2, minY, maxY, pl.Vert)) / axes
+		best = max(best, fs[k])
+	}
+	// The one furthest that way is the one meant: it takes the whole bonus, the others at most
+	// half, so that a button beside it in the same row does not tie with it.
+	for k, i := range tier {
+		bonus := placeBonus * fs[k] / 2
+		if fs[k] >= best-1e-9 {
+			bonus = placeBonus
+			all[i].Why += "; furthest to the place named"
+		}
+		all[i].Score += bonus
 	}
 }
 

@@ -16,6 +16,14 @@ func TestResolve_ColorNamesTheButton(t *testing.T) {
 	})
 }
 
+// TestResolve_PlaceInARow: of buttons in one row, the corner named picks the one furthest
+// that way, not a tie between neighbours that are nearly as far.
+func TestResolve_PlaceInARow(t *testing.T) {
+	runResolveCases(t, "s24-look-checkout.html", []resolveCase{
+		{"the button at the bottom left", IntentClick, "", "cancel-order"},
+	})
+}
+
 // TestResolve_PlaceNamesTheButton: "at the end of the form", "at the bottom of the page" put
 // the target at the end: of two blue buttons, the one lower down; "at the end" is no word
 // the button must say.
@@ -35,6 +43,7 @@ func TestResolve_CornerIcons(t *testing.T) {
 		{"the icon in the top right corner", IntentClick, "", "bell-icon"},
 		{"click the button in the bottom left corner", IntentClick, "", "help-icon"},
 		{"the bottom right corner icon", IntentClick, "", "chat-icon"},
+		{"the link in the bottom right corner", IntentClick, "", "board-settings"},
 	})
 }
 

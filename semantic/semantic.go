@@ -81,9 +81,10 @@ type Element struct {
 	Options string `json:"options,omitempty"`
 	// Color is a coarse name of the colour a control, heading or banner shows: "red",
 	// "orange", "yellow", "green", "blue", "purple", "pink", "grey", "black" or "white". Its
-	// background's when that is opaque and not white, else its text's when that is a hue (a
-	// white button with blue text is blue); empty for none of those (a gradient, black text on
-	// white) and for other elements. What a user sees: "the red button", "the green Save button".
+	// background's when that is opaque and not white, else its text's when that is a clear hue
+	// (a white button with blue text is blue), else "white" for a white background; empty for a
+	// gradient or image background, dark text on a clear background, and other elements. What
+	// a user sees: "the red button", "the green Save button".
 	Color string `json:"color,omitempty"`
 	// Covered is true when an open modal dialog sits over the element (it is outside the modal).
 	Covered bool `json:"covered,omitempty"`

@@ -6,15 +6,15 @@ import (
 )
 
 // TestSnap_Color: controls, headings and banners carry a coarse name of the colour they show:
-// their background's (named colours, hex, rgb), else their text's when it is a hue; none for a
-// gradient, a grey-on-white default button, black or dark (navy) text, or an element that is not
-// a control.
+// their background's (named colours, hex, rgb), else their text's when it is a clear hue, else
+// white for a white background (navy text on white is a white button); none for a gradient,
+// dark text on a clear background, or an element that is not a control.
 func TestSnap_Color(t *testing.T) {
 	_, s := snapFixture(t, "s24-look-colors.html")
 	for _, c := range []struct{ id, color string }{
 		{"cancel", "red"}, {"pay", "green"}, {"save", "blue"}, {"gift", "yellow"}, {"help", "black"},
 		{"back", "grey"}, {"coupon", "blue"}, {"upgrade", ""}, {"terms", "purple"}, {"wish", "pink"},
-		{"edit", ""}, {"plain", ""}, {"navy", ""}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
+		{"edit", ""}, {"plain", "white"}, {"navy", "white"}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
 		{"warn-heading", "red"}, {"title", ""}, {"logo", "blue"},
 	} {
 		if e := byID(s, c.id); e == nil || e.Color != c.color {
@@ -40,7 +40,7 @@ func TestSnap_ColorChange(t *testing.T) {
 		{"a class swapped", `() => { const b = document.getElementById('pay'); b.classList.replace('btn-success', 'btn-danger'); }`, "pay", "red"},
 		{"a style set", `() => { document.getElementById('edit').style.backgroundColor = 'rgb(124, 58, 237)'; }`, "edit", "purple"},
 		{"a parent's class that restyles a child", `() => { document.querySelector('main').classList.add('x'); const st = document.createElement('style'); st.textContent = 'main.x #plain { color: #ea580c }'; document.head.append(st); }`, "plain", "orange"},
-		{"a style removed", `() => { document.getElementById('named').removeAttribute('style'); }`, "named", ""},
+		{"a style removed", `() => { document.getElementById('named').removeAttribute('style'); }`, "named", "white"},
 	}
 	for _, st := range steps {
 		if _, err := Snap(ctx, p); err != nil {

@@ -1083,15 +1083,16 @@ function (KEY) {
   const COLORED_ROLES = new Set(['alert', 'status', 'banner', 'alertdialog']);
   // colorOf is a coarse name of the colour an element shows (see Element.Color): its
   // background's when that is opaque enough and not white, else its text's when that is a
-  // hue (blue link text); '' for a gradient or image background, white on white, black text.
+  // clear hue (blue link text), else white for a white background; '' for a gradient or image
+  // background, and for dark text on a clear background.
   // A style read: it changes with classes and style, which remeasure reads again (kind 13).
   function colorOf(el) {
     const cs = getComputedStyle(el);
+    if (cs.backgroundImage !== 'none') return ''; // a gradient or an image: many colours
     const bg = colorName(cs.backgroundColor);
     if (bg && bg !== 'white') return bg;
-    if (!bg && cs.backgroundImage !== 'none') return '';
     const fg = colorName(cs.color, true);
-    return fg === 'white' || fg === 'black' || fg === 'grey' ? '' : fg;
+    return fg || bg;
   }
   // colorName names a computed colour ("rgb(220, 53, 69)" -> "red"), '' when it is (nearly)
   // transparent or not in rgb() form; memoized, as pages use few colours.
@@ -1109,9 +1110,9 @@ function (KEY) {
     if (!m || m[4] !== undefined && +m[4] < 0.35) return '';
     const r = +m[1] / 255, g = +m[2] / 255, b = +m[3] / 255;
     const hi = Math.max(r, g, b), lo = Math.min(r, g, b), chroma = hi - lo, l = (hi + lo) / 2;
+    if (text && (l < 0.36 || chroma < 0.3)) return '';
     if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.86 ? 'white' : 'grey';
     if (l > 0.9) return 'white'; // a faint tint: a white card
-    if (text && (l < 0.36 || chroma < 0.3)) return '';
     let h = hi === r ? ((g - b) / chroma + 6) % 6 : hi === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     h *= 60;
     if (h < 15 || h >= 345) return l > 0.72 ? 'pink' : 'red';
