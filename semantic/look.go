@@ -34,6 +34,16 @@ func colorHint(main []string, i int) string {
 	return c
 }
 
+// lookAdjectives say a colour's shade or how big the thing is: with the colour, how it looks.
+var lookAdjectives = map[string]bool{"big": true, "large": true, "huge": true, "small": true, "little": true,
+	"tiny": true, "light": true, "dark": true, "bright": true, "pale": true}
+
+// shadeOrSize reports whether main[i] is a shade or size word before a colour hint ("the big
+// orange banner", "the light blue button"): no word the element says, as the colour is not.
+func shadeOrSize(main []string, i int) bool {
+	return lookAdjectives[main[i]] && i+1 < len(main) && colorHint(main, i+1) != ""
+}
+
 var (
 	// cornerRe is a corner of the screen: "at the bottom right", "in the top-left corner",
 	// "towards the upper right-hand side of the page", "bottom left corner".

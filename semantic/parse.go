@@ -524,6 +524,9 @@ func Parse(description string) Parsed {
 		if softWords[w] || markedAs(main, i) || adverbBack(main, i) || clauseVerb(main, i) {
 			continue
 		}
+		if shadeOrSize(main, i) {
+			continue // "the big orange banner", "the dark green button": part of the look
+		}
 		if c := colorHint(main, i); c != "" && p.Color == "" {
 			p.Color, p.ColorWord = c, w // "the red button": a look, not a word (see colorSaid)
 			continue

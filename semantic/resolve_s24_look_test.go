@@ -12,6 +12,8 @@ func TestResolve_ColorNamesTheButton(t *testing.T) {
 	runResolveCases(t, "s24-look-checkout.html", []resolveCase{
 		{"the red button", IntentClick, "", "cancel-order"},
 		{"click the green button", IntentClick, "", "pay-now"},
+		{"the big red button", IntentClick, "", "cancel-order"},
+		{"the dark green button", IntentClick, "", "pay-now"},
 		{"the red button at the bottom right", IntentClick, "", "cancel-order"},
 	})
 }
@@ -61,6 +63,8 @@ func TestParse_LookHints(t *testing.T) {
 		{"the link in the top-left corner", "", Place{-1, -1}, nil},
 		{"the green Save button", "green", Place{}, []string{"save"}},
 		{"the gray Archive link", "grey", Place{}, []string{"archive"}},
+		{"the big orange banner", "orange", Place{}, nil},
+		{"the large size", "", Place{}, []string{"large", "size"}},
 		{"make it red", "", Place{}, []string{"make", "red"}},
 		{"the Next link at the bottom", "", Place{}, []string{"next", "bottom"}},
 	} {
