@@ -49,9 +49,10 @@ var (
 	// "towards the upper right-hand side of the page", "bottom left corner".
 	cornerRe = regexp.MustCompile(`(?i)\b(?:(?:at|in|on|near|to|towards?)\s+the\s+(?:very\s+)?(top|bottom|upper|lower)[\s-]+(left|right)(?:[\s-]+hand)?(?:\s+(?:corner|side|edge))?|(top|bottom|upper|lower)[\s-]+(left|right)(?:[\s-]+hand)?\s+corner)(?:\s+of\s+the\s+(?:page|screen|window|site))?\b`)
 	// edgeRe is the top or bottom of the page or of a form: "at the end of the form", "at the
-	// top of the page", "at the very bottom of the screen". (A bare "at the bottom" and "the
-	// bottom of the draft" keep their words: a list's end, a named block's.)
-	edgeRe = regexp.MustCompile(`(?i)\b(?:at|near|toward|towards)\s+the\s+(?:very\s+)?(end|bottom|foot|top|start|beginning|head)\s+of\s+the\s+(?:page|screen|window|site|form)\b|\bat\s+the\s+(?:very\s+)?end\b`)
+	// top of the page", "at the very bottom of the screen", a closing "at the end". (A bare "at
+	// the bottom", "the bottom of the draft" and "at the end of the row" keep their words: a
+	// list's end, a named block's.)
+	edgeRe = regexp.MustCompile(`(?i)\b(?:at|near|toward|towards)\s+the\s+(?:very\s+)?(end|bottom|foot|top|start|beginning|head)\s+of\s+the\s+(?:page|screen|window|site|form)\b|\bat\s+the\s+(?:very\s+)?end$`)
 )
 
 // placeOf takes the place phrases out of s (see cornerRe, edgeRe) and says where they put

@@ -66,6 +66,8 @@ func TestParse_LookHints(t *testing.T) {
 		{"the big orange banner", "orange", Place{}, nil},
 		{"the large size", "", Place{}, []string{"large", "size"}},
 		{"make it red", "", Place{}, []string{"make", "red"}},
+		{"the blue button at the end", "blue", Place{1, 0}, nil},
+		{"the delete button at the end of the row", "", Place{}, []string{"delete", "end", "row"}},
 		{"the Next link at the bottom", "", Place{}, []string{"next", "bottom"}},
 	} {
 		p := Parse(c.desc)
