@@ -17,3 +17,11 @@ func TestCandidateLine_OptionsAndCurrent(t *testing.T) {
 		t.Errorf("the current step: %s", got)
 	}
 }
+
+// TestCandidateLine_Color: the model sees the colour an element shows, for "the red button".
+func TestCandidateLine_Color(t *testing.T) {
+	e := &Element{ID: 7, Role: "button", Name: "Cancel", Color: "red", Visible: true, Enabled: true}
+	if got := candidateLine(e); !strings.Contains(got, " color=red") {
+		t.Errorf("a red button: %s", got)
+	}
+}

@@ -224,6 +224,9 @@ func candidateLine(e *Element) string {
 	if e.Current != "" {
 		b.WriteString(" current=" + e.Current) // aria-current: the current page, step, date...
 	}
+	if e.Color != "" {
+		b.WriteString(" color=" + e.Color) // "the red button": what the page shows, not says
+	}
 	if !e.Visible {
 		b.WriteString(" hidden")
 	}

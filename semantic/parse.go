@@ -116,6 +116,14 @@ type Parsed struct {
 	// myself"): of a question's answers that share its words, the one said from the user's
 	// side ("I'll pay them now"), not another party's ("Recipient pays"); see answers.go.
 	FirstPerson bool
+	// Color is the colour an attribute-position colour word names ("the red button" -> red,
+	// see colorHint): an element of that Element.Color ranks higher; ColorWord is the word as
+	// said ("gray"), which is a word the element must say only when the page says it (see
+	// colorSaid).
+	Color, ColorWord string
+	// Place is where on the screen a corner or page-edge phrase puts the target ("at the
+	// bottom right", "at the end of the form"; see placeOf): a tie-break between near-equals.
+	Place Place
 }
 
 var (
@@ -362,6 +370,9 @@ func Parse(description string) Parsed {
 		s = s[:loc[0]] + " " + phrase + " " + rest[end:]
 	}
 
+	// "at the bottom right", "in the top left corner": where on the screen, not words.
+	s, p.Place = placeOf(s)
+
 	// Context phrase: "in the cart summary", "under Billing" (after the target words).
 	words := tokenizeDesc(s)
 	var main []string
@@ -520,6 +531,13 @@ func Parse(description string) Parsed {
 			continue
 		}
 		if softWords[w] || markedAs(main, i) || adverbBack(main, i) || clauseVerb(main, i) {
+			continue
+		}
+		if shadeOrSize(main, i) {
+			continue // "the big orange banner", "the dark green button": part of the look
+		}
+		if c := colorHint(main, i); c != "" && p.Color == "" {
+			p.Color, p.ColorWord = c, w // "the red button": a look, not a word (see colorSaid)
 			continue
 		}
 		p.Words = append(p.Words, w)

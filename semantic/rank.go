@@ -273,6 +273,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	wordsInContext(ps, p)
+	colorSaid(ps, p)
 	topicItemLink(p, intent)
 	initialNumbers(ps, p)
 	qs := newQueryText(p)
@@ -282,6 +283,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	if len(all) == 0 {
 		return nil
 	}
+	lookBonus(all, p)
 	// Sort indexes (a scored is large), then lay the result out in that order.
 	order := make([]int32, len(all))
 	for i := range order {

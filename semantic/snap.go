@@ -26,7 +26,7 @@ var snapshotJS string
 
 // snapFn is the property of the window[windowKey] object that snapshot.js installs the snapshot
 // function under; its name carries the wire format's version.
-const snapFn = "snapW8"
+const snapFn = "snapW9"
 
 // snapExpr takes a snapshot with the installed function, or evaluates to 0 when the document has
 // none yet (a new page, or it navigated). The function is told which snapshot of the page the
@@ -242,6 +242,7 @@ const (
 	wItem
 	wCurrent
 	wOptions
+	wColor
 )
 
 // b64 maps a base64url digit to its value, -1 for other bytes.
@@ -480,6 +481,9 @@ func decodeBody(r *wireReader, gen int) (*Snapshot, error) {
 		}
 		if bits&wOptions != 0 {
 			e.Options = r.text()
+		}
+		if bits&wColor != 0 {
+			e.Color = r.text()
 		}
 		if r.err != nil {
 			break

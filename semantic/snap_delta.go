@@ -94,7 +94,7 @@ func (c *baseCache) put(key string, b *snapBase) {
 // errNoBase: the page sent a difference from a snapshot the caller does not hold.
 var errNoBase = errors.New("difference from an unknown snapshot")
 
-// readMessage decodes the page's answer to snapW8 (see snapshot.js):
+// readMessage decodes the page's answer to snapW9 (see snapshot.js):
 //
 //	"F" doc (string) gen body: a whole snapshot of document doc.
 //	"D" gen p s rest: the body is the first p and the last s UTF-16 code units of base's body

@@ -13,7 +13,7 @@
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
 // page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
-// snapW8(doc, gen) takes a snapshot: see the message below. snapW8(0, 0, true) derives
+// snapW9(doc, gen) takes a snapshot: see the message below. snapW9(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -30,7 +30,7 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW8(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW9(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
 //            UTF-16 code units, never splitting a surrogate pair), then the rest of the body; or,
@@ -44,12 +44,13 @@
 //            type (token), placeholder, aria-label, title, alt, test id (texts), context (token),
 //            item (a number, a token and the enclosing item's number, see Element.Item and ItemUp),
 //            current (text: what aria-current says, see Element.Current), options (text: a select's
-//            options, one a line, see Element.Options).
+//            options, one a line, see Element.Options), colour (text: a coarse colour name, see
+//            Element.Color and colorOf).
 //   bits:    1 context, 2 text same as name, 4 interactive, 8 text, 16 href, 32 class, 64 hidden,
 //            128 disabled, 256 editable, 512 checked, 1024 covered, 2048 in frame, 4096 label,
 //            8192 name attribute, 16384 id attribute, 32768 value, 65536 input type,
 //            131072 placeholder, 262144 aria-label, 524288 title, 1048576 alt, 2097152 test id,
-//            4194304 item, 8388608 current, 16777216 options.
+//            4194304 item, 8388608 current, 16777216 options, 33554432 colour.
 //   compact selector: a selector where "/tag/n" stands for " > tag:nth-of-type(n)" (a tag name has
 //            no "/", and CSS.escape escapes every "/" of an id).
 function (KEY) {
@@ -58,8 +59,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW8) store.snapW8 = install(store);
-  return store.snapW8();
+  if (!store.snapW9) store.snapW9 = install(store);
+  return store.snapW9();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -816,6 +817,7 @@ function (KEY) {
     if (bits & 4194304) o += r.itemTok;
     if (bits & 8388608) o += txt(r.cur);
     if (bits & 16777216) o += txt(r.opts);
+    if (bits & 33554432) o += txt(r.color);
     out += o;
   }
 
@@ -898,6 +900,9 @@ function (KEY) {
       if (!disabled && control) { disabled = control.disabled; vd = recV.length; recEl.push(control); recK.push(10); recV.push(disabled); }
       let on = d.ariaOn, vc = -1;
       if (type === 'checkbox' || type === 'radio') { on = el.checked; vc = recV.length; recEl.push(el); recK.push(7); recV.push(on); }
+      // What colour it shows, for "the red button": controls, headings and banners only.
+      let color = '';
+      if (interactive || isHeading || COLORED_ROLES.has(fullRole)) { color = colorOf(el); recEl.push(el); recK.push(13); recV.push(color); }
       const editRoot = d.editRoot;
       const edBase = (textual && !el.readOnly) || editRoot;
       if (covered) sbits |= 1024;
@@ -971,6 +976,7 @@ function (KEY) {
       if (item) sbits |= 4194304;
       if (d.current) sbits |= 8388608;
       if (d.opts) sbits |= 16777216;
+      if (color) sbits |= 33554432;
 
       const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' || fullRole === 'cell' || fullRole === 'gridcell' ? colHeader(el) : '';
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
@@ -988,7 +994,7 @@ function (KEY) {
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
         itemTok: item ? itemTokOf(item, itemSigs, itemUps) : '',
-        cur: d.current, opts: d.opts,
+        cur: d.current, opts: d.opts, color,
         // The values of the tokens, for when they are numbered again (see retok).
         lower, fullRole, pu, shape: shape.s, selw, type, ctx, item,
       };
@@ -1072,6 +1078,51 @@ function (KEY) {
     v = v.trim().toLowerCase();
     return !v || v === 'false' ? '' : CURRENTS.has(v) ? v : 'true';
   }
+  // COLORED_ROLES are the roles besides controls and headings whose colour the snapshot
+  // records: banners and alerts are described by it ("the red alert", "the orange banner").
+  const COLORED_ROLES = new Set(['alert', 'status', 'banner', 'alertdialog']);
+  // colorOf is a coarse name of the colour an element shows (see Element.Color): its
+  // background's when that is opaque enough and not white, else its text's when that is a
+  // clear hue (blue link text), else white for a white background; '' for a gradient or image
+  // background, and for dark text on a clear background.
+  // A style read: it changes with classes and style, which remeasure reads again (kind 13).
+  function colorOf(el) {
+    const cs = getComputedStyle(el);
+    if (cs.backgroundImage !== 'none') return ''; // a gradient or an image: many colours
+    const bg = colorName(cs.backgroundColor);
+    if (bg && bg !== 'white') return bg;
+    const fg = colorName(cs.color, true);
+    return fg || bg;
+  }
+  // colorName names a computed colour ("rgb(220, 53, 69)" -> "red"), '' when it is (nearly)
+  // transparent or not in rgb() form; memoized, as pages use few colours.
+  // Text names a colour only when it is a clear hue, not dark: navy text on a white button
+  // reads as a white button, a blue link as blue.
+  const colorNames = new Map(), textColorNames = new Map();
+  function colorName(c, text) {
+    const memo = text ? textColorNames : colorNames;
+    let n = memo.get(c);
+    if (n === undefined) { n = nameRGB(c, text); memo.set(c, n); }
+    return n;
+  }
+  function nameRGB(c, text) {
+    const m = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(c);
+    if (!m || m[4] !== undefined && +m[4] < 0.35) return '';
+    const r = +m[1] / 255, g = +m[2] / 255, b = +m[3] / 255;
+    const hi = Math.max(r, g, b), lo = Math.min(r, g, b), chroma = hi - lo, l = (hi + lo) / 2;
+    if (text && (l < 0.36 || chroma < 0.3)) return '';
+    if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.86 ? 'white' : 'grey';
+    if (l > 0.9) return 'white'; // a faint tint: a white card
+    let h = hi === r ? ((g - b) / chroma + 6) % 6 : hi === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
+    h *= 60;
+    if (h < 15 || h >= 345) return l > 0.72 ? 'pink' : 'red';
+    if (h < 40) return l < 0.3 ? 'red' : 'orange';
+    if (h < 65) return 'yellow';
+    if (h < 165) return 'green';
+    if (h < 255) return 'blue';
+    if (h < 290) return 'purple';
+    return 'pink';
+  }
   function selectText(el) { const o = el.selectedOptions && el.selectedOptions[0]; return o ? ws(o.textContent) : ''; }
   // remeasure reads again what the last full walk read: 0 when all is the same, 1 when only
   // values that re-encoding handles differ (newV then holds all the values), 2 otherwise. With
@@ -1107,6 +1158,7 @@ function (KEY) {
         case 9: v = selectText(el); break;
         case 10: v = el.disabled; break;
         case 12: v = rangeText(el); break;
+        case 13: if (colorOf(el) !== V[j]) return 2; continue;
         case 11: {
           let doc = null;
           try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
@@ -1208,7 +1260,7 @@ function (KEY) {
       const k = K[i];
       // Boxes, visibility, display and cursor change only with what signals reads or with a
       // mutation; so does disabled (its attribute reflects the property).
-      if (k === 1 ? !inner.has(recEl[i].parentNode) && parents.get(recEl[i].parentNode) === i : k === 0 || k > 6 && k !== 10) only.push(i);
+      if (k === 1 ? !inner.has(recEl[i].parentNode) && parents.get(recEl[i].parentNode) === i : k === 0 || k > 6 && k !== 10 && k !== 13) only.push(i);
     }
     lightRecs = only;
     // After a scroll alone (style unchanged), every box but no style is read again.
@@ -1216,7 +1268,7 @@ function (KEY) {
     // After attribute changes, every box and the style of what they may restyle (see
     // restyleScope).
     const styles = [];
-    for (let i = 0; i < n; i++) (K[i] < 2 || K[i] > 6 && K[i] !== 10 ? boxes : styles).push(i);
+    for (let i = 0; i < n; i++) (K[i] < 2 || K[i] > 6 && K[i] !== 10 && K[i] !== 13 ? boxes : styles).push(i);
     boxRecs = boxes;
     styleRecs = styles;
   }
@@ -1644,7 +1696,7 @@ function (KEY) {
   // The caller that holds the last snapshot sent holds the body last sent whole or as a
   // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
-  return function snapW8(haveDoc, haveGen, fresh) {
+  return function snapW9(haveDoc, haveGen, fresh) {
     const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
     const body = snap(!!fresh, held);
     const gen = store.gen;

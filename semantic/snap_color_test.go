@@ -1,0 +1,101 @@
+package semantic
+
+import (
+	"context"
+	"testing"
+)
+
+// TestSnap_Color: controls, headings and banners carry a coarse name of the colour they show:
+// their background's (named colours, hex, rgb), else their text's when it is a clear hue, else
+// white for a white background (navy text on white is a white button); none for a gradient,
+// dark text on a clear background, or an element that is not a control.
+func TestSnap_Color(t *testing.T) {
+	_, s := snapFixture(t, "s24-look-colors.html")
+	for _, c := range []struct{ id, color string }{
+		{"cancel", "red"}, {"pay", "green"}, {"save", "blue"}, {"gift", "yellow"}, {"help", "black"},
+		{"back", "grey"}, {"coupon", "blue"}, {"upgrade", ""}, {"terms", "purple"}, {"wish", "pink"},
+		{"edit", ""}, {"plain", "white"}, {"navy", "white"}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
+		{"warn-heading", "red"}, {"title", ""}, {"logo", "blue"},
+	} {
+		if e := byID(s, c.id); e == nil || e.Color != c.color {
+			t.Errorf("#%s: %+v, want colour %q", c.id, e, c.color)
+		}
+	}
+	for _, e := range s.Elements {
+		if e.IDAttr == "note" && e.Color != "" {
+			t.Errorf("a paragraph has colour %q", e.Color)
+		}
+	}
+}
+
+// TestSnap_ColorChange: a class or style change that recolours an element is seen by the next
+// snapshot, sent as a difference from the last one, which says what a fresh walk says.
+func TestSnap_ColorChange(t *testing.T) {
+	ctx := context.Background()
+	p, _ := snapFixture(t, "s24-look-colors.html")
+	steps := []struct {
+		what, js, id, color string
+	}{
+		{"a class added", `() => document.getElementById('save').classList.add('selected')`, "save", "green"},
+		{"a class swapped", `() => { const b = document.getElementById('pay'); b.classList.replace('btn-success', 'btn-danger'); }`, "pay", "red"},
+		{"a style set", `() => { document.getElementById('edit').style.backgroundColor = 'rgb(124, 58, 237)'; }`, "edit", "purple"},
+		{"a parent's class that restyles a child", `() => { document.querySelector('main').classList.add('x'); const st = document.createElement('style'); st.textContent = 'main.x #plain { color: #ea580c }'; document.head.append(st); }`, "plain", "orange"},
+		{"a style removed", `() => { document.getElementById('named').removeAttribute('style'); }`, "named", "white"},
+	}
+	for _, st := range steps {
+		if _, err := Snap(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Eval(st.js); err != nil {
+			t.Fatalf("%s: %v", st.what, err)
+		}
+		s, err := Snap(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := byID(s, st.id); e == nil || e.Color != st.color {
+			t.Errorf("%s: #%s %+v, want colour %q", st.what, st.id, e, st.color)
+		}
+		sameAsFresh(t, st.what, p, s)
+	}
+}
+
+// TestSnap_ColorRestyleOnly: a class change alone (no sheet added), after a settled snapshot,
+// is read through the restyle scope and still recolours.
+func TestSnap_ColorRestyleOnly(t *testing.T) {
+	ctx := context.Background()
+	p, _ := snapFixture(t, "s24-look-colors.html")
+	for range 2 {
+		if _, err := Snap(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.Eval(`() => document.getElementById('gift').className = 'btn btn-primary'`); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Snap(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := byID(s, "gift"); e == nil || e.Color != "blue" {
+		t.Errorf("#gift: %+v, want blue", e)
+	}
+	sameAsFresh(t, "class change", p, s)
+}
+
+// TestDecodeWire_Color: the colour comes after the options; a snapshot cut inside it is an error.
+func TestDecodeWire_Color(t *testing.T) {
+	good := "B" + "Bu" + "A" + "B" + wireNum(wOptions|wColor) + "ABa" + "ABb" + "A" + "ABc" + "A" + "Ebody" + "AAAA" + "ABn" + "ACAB" + "ADred"
+	s, err := decodeWire(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := s.Elements[0]; e.Color != "red" || e.Options != "AB" {
+		t.Fatalf("decoded %+v", e)
+	}
+	for i := 0; i < len(good); i++ {
+		if _, err := decodeWire(good[:i]); err == nil {
+			t.Errorf("truncated at %d: no error", i)
+		}
+	}
+}
