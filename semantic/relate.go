@@ -642,7 +642,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if e.Interactive && !button || e.Editable {
 		return -1
 	}
-	lt := unnumbered(strings.TrimSpace(firstOf(e.Text, e.Name)))
+	lt := withoutAside(unnumbered(strings.TrimSpace(firstOf(e.Text, e.Name))))
 	if lt == "" || len([]rune(lt)) > 80 {
 		return -1
 	}
@@ -695,6 +695,16 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// withoutAside is label text lt without a closing parenthetical after its words: "VAT (20%)"
+// labels the amount beside it as "VAT" does; the rate in brackets says how it was worked out,
+// and makes the label no figure.
+func withoutAside(lt string) string {
+	if i := strings.LastIndexByte(lt, '('); i > 0 && strings.HasSuffix(lt, ")") && hasLetter(lt[:i]) && !hasDigit(lt[:i]) {
+		return strings.TrimSpace(lt[:i])
+	}
+	return lt
 }
 
 // dataCell reports whether e is a cell under a column header: data, not the label of the next

@@ -51,3 +51,29 @@ func TestParse_InvertedQuestionHead(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_LabelWithRate: "how much VAT" reads the amount beside "VAT (20%)", not the
+// label: the rate in brackets makes the label look like a figure but it still labels.
+func TestResolve_LabelWithRate(t *testing.T) {
+	runResolveCases(t, "s24-fieldq-invoice.html", []resolveCase{
+		{"how much VAT", IntentRead, "", "tl3"},
+		{"how much VAT is on this invoice?", IntentRead, "", "tl3"},
+		{"the early-payment discount", IntentRead, "", "tl2"},
+	})
+}
+
+// TestWithoutAside: a closing parenthetical after a label's words is dropped; a label that
+// is only a figure, or has digits before the brackets, stays as it is.
+func TestWithoutAside(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"VAT (20%)", "VAT"},
+		{"Items (3)", "Items"},
+		{"(20%)", "(20%)"},
+		{"Route 66 (west)", "Route 66 (west)"},
+		{"Subtotal", "Subtotal"},
+	} {
+		if got := withoutAside(c.in); got != c.want {
+			t.Errorf("withoutAside(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
