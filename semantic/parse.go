@@ -828,7 +828,10 @@ var (
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
 	// have", "how many vacation days do we have left"; or the asker's "am I" ("how much storage
 	// am I using").
-	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b|\s+am\s+i\b`)
+	// hasOfRe is the rest of a "what/which" question that asks for a thing its subject has:
+	// "(what) role does Dara have" is Dara's role, the field of her row or card.
+	hasOfRe = regexp.MustCompile(`(?i)^(\S+(?:\s+\S+)?)\s+(?:does|do|did)\s+(.+?)\s+(?:have|own|hold)$`)
+	haveRe  = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b|\s+am\s+i\b`)
 	// genericCountRe is the rest of a "how many" question that counts whatever is in a place:
 	// the place names the count.
 	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
@@ -1011,6 +1014,9 @@ func question(s string, p *Parsed) (string, bool) {
 		// percentage beside the figure ("↑ 6.4%").
 		p.Kind = "percent"
 	}
+	if h := hasOfRe.FindStringSubmatch(rest); h != nil && (q == "what" || q == "which") && namedSubject(h[2]) {
+		rest = h[2] + "'s " + h[1] // "what role does Dara have": Dara's role
+	}
 	if qk.word != "" {
 		rest = qk.word + " of " + rest
 	}
@@ -1052,6 +1058,14 @@ func question(s string, p *Parsed) (string, bool) {
 		rest = "time " + rest
 	}
 	return rest, true
+}
+
+// namedSubject reports whether a question's subject is named, not described: "Dara", "PSYC
+// 3200" (no determiner). A named subject's name is on its row or card, so the question
+// reads as a possessive; "the finance group" may be a "Finance Team" the words do not own.
+func namedSubject(subj string) bool {
+	first, _, _ := strings.Cut(subj, " ")
+	return !determiners[strings.ToLower(first)] && !stopWords[strings.ToLower(first)]
 }
 
 // countNoun is the plural that the words after "how many" count, when other words say which
@@ -1414,6 +1428,19 @@ func nameOf(p *Parsed) {
 	p.NameOf = append([]string(nil), words...)
 }
 
+// inverted reports whether main[i] is the auxiliary of a question's inverted subject: "does"
+// in "what role does Dara have", "have" in "which desk have I got" (not the verb of "which
+// plan has the most data").
+func inverted(main []string, i int) bool {
+	switch main[i] {
+	case "do", "does", "did":
+		return i+1 < len(main)
+	case "have", "has":
+		return i+1 < len(main) && (clauseSubjects[main[i+1]] || main[i+1] == "you")
+	}
+	return false
+}
+
 // headOf finds the head word of a description's main words (see Parsed.Head).
 func headOf(main []string) string {
 	if len(main) > 0 && verbHeads[main[0]] {
@@ -1428,6 +1455,10 @@ func headOf(main []string) string {
 			return last
 		case clauseSubjects[w] && last != "" && !auxiliaries[main[i-1]] && last != "where":
 			// ("the ticket where they can't log in": what they can't do says which ticket.)
+			return last
+		case last != "" && inverted(main, i):
+			// "what role does Dara have", "which desk have I got": the question's subject
+			// comes after its auxiliary; the noun before it is what is asked for.
 			return last
 		case last != "" && (markedAs(main, i) || pastParticiple(w) && i+1 < len(main) && main[i+1] == "by"):
 			// "the order marked as a gift", "the file shared by Ana": a participle after

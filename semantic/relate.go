@@ -147,8 +147,18 @@ func itemSpan(s *Snapshot, ps []prepared, i int) (lo, hi int, ok bool) {
 	if s.Elements[i].Item == 0 {
 		return 0, 0, false
 	}
-	top := topItem(s, s.Elements[i].Item)
-	same := func(k int) bool { it := s.Elements[k].Item; return it != 0 && topItem(s, it) == top }
+	lo, hi, ok = runOfItem(s, i, topItem(s, s.Elements[i].Item))
+	if !ok && s.Elements[i].Item != topItem(s, s.Elements[i].Item) {
+		// A row of a table inside a card: the card is too large, the row is the item.
+		lo, hi, ok = runOfItem(s, i, s.Elements[i].Item)
+	}
+	return lo, hi, ok
+}
+
+// runOfItem is the run of elements around i, first to last, that lie in item top (in it or in
+// an item inside it); ok is false when the run is larger than maxFieldBlock.
+func runOfItem(s *Snapshot, i, top int) (lo, hi int, ok bool) {
+	same := func(k int) bool { return itemWithin(s, s.Elements[k].Item, top) }
 	lo, hi = i, i
 	for lo > 0 && same(lo-1) && hi-lo < maxFieldBlock {
 		lo--
@@ -373,7 +383,8 @@ func handToName(s *Snapshot, ps []prepared, all []scored) []scored {
 
 // personName reports whether t reads as a person's name: two to four capitalized words of
 // letters ("Dana Whitfield", "Mr. Okonkwo", "Elena Fischer (you)"), not all capitals ("REST
-// API"), no digits.
+// API"), no digits. A roster's "Surname, Given" ("Abiodun, Femi") is one too: a comma may
+// end the first word.
 func personName(t string) bool {
 	t = strings.TrimSpace(t)
 	if i := strings.IndexByte(t, '('); i > 0 && strings.HasSuffix(t, ")") {
@@ -384,7 +395,10 @@ func personName(t string) bool {
 		return false
 	}
 	lower := false
-	for _, w := range f {
+	for k, w := range f {
+		if k == 0 && len(f) <= 3 {
+			w = strings.TrimSuffix(w, ",") // "Abiodun, Femi"
+		}
 		r, _ := utf8.DecodeRuneInString(w)
 		if !unicode.IsUpper(r) {
 			return false
@@ -628,7 +642,7 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if e.Interactive && !button || e.Editable {
 		return -1
 	}
-	lt := unnumbered(strings.TrimSpace(firstOf(e.Text, e.Name)))
+	lt := withoutAside(unnumbered(strings.TrimSpace(firstOf(e.Text, e.Name))))
 	if lt == "" || len([]rune(lt)) > 80 {
 		return -1
 	}
@@ -681,6 +695,16 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 		return innerValue(s, ps, end)
 	}
 	return -1
+}
+
+// withoutAside is label text lt without a closing parenthetical after its words: "VAT (20%)"
+// labels the amount beside it as "VAT" does; the rate in brackets says how it was worked out,
+// and makes the label no figure.
+func withoutAside(lt string) string {
+	if i := strings.LastIndexByte(lt, '('); i > 0 && strings.HasSuffix(lt, ")") && hasLetter(lt[:i]) && !hasDigit(lt[:i]) {
+		return strings.TrimSpace(lt[:i])
+	}
+	return lt
 }
 
 // dataCell reports whether e is a cell under a column header: data, not the label of the next
@@ -1484,6 +1508,17 @@ func under(s *Snapshot, it, top int) int {
 		it = up[it]
 	}
 	return it
+}
+
+// itemWithin reports whether item it is item top or inside it (0 is no item).
+func itemWithin(s *Snapshot, it, top int) bool {
+	up := itemUps(s)
+	for n := 0; it != 0 && n < 32; it, n = up[it], n+1 {
+		if it == top {
+			return true
+		}
+	}
+	return false
 }
 
 // topItem is the outermost repeated container around item it.
