@@ -93,22 +93,29 @@ func TestSnap_OptionsAndCurrentChange(t *testing.T) {
 		}},
 	}
 	for _, st := range steps {
-		// A snapshot the page knows the caller holds, so that the next one is a difference.
-		if _, err := Snap(ctx, p); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := p.Eval(st.js); err != nil {
-			t.Fatalf("%s: %v", st.what, err)
-		}
-		s, err := Snap(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !st.check(s) {
+		if s := snapAcross(ctx, t, p, st.what, st.js); !st.check(s) {
 			t.Errorf("%s: not seen by the next snapshot", st.what)
 		}
-		sameAsFresh(t, st.what, p, s)
 	}
+}
+
+// snapAcross takes a snapshot, runs js in the page, and returns the next snapshot (a difference
+// from the first), which must equal a fresh walk of the page (sameAsFresh).
+func snapAcross(ctx context.Context, t *testing.T, p *rod.Page, what, js string) *Snapshot {
+	t.Helper()
+	// A snapshot the page knows the caller holds, so that the next one is a difference.
+	if _, err := Snap(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Eval(js); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	s, err := Snap(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameAsFresh(t, what, p, s)
+	return s
 }
 
 // sameAsFresh fails the test unless s (Snap's, taken last) equals what the page says when it
