@@ -169,7 +169,7 @@ func placeRank(all []scored, pl Place) {
 		}
 		return f
 	}
-	axes := float64(min(1, abs(pl.Vert)) + min(1, abs(pl.Horiz)))
+	axes := float64(min(1, max(pl.Vert, -pl.Vert)) + min(1, max(pl.Horiz, -pl.Horiz)))
 	// A top or bottom alone reads in reading order: of a row at the end of a form, its last
 	// button is the one at the end (a tenth of the weight, below any difference of rows).
 	across := pl.Horiz
@@ -197,11 +197,4 @@ func placeRank(all []scored, pl Place) {
 		}
 		all[i].Score += bonus
 	}
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }

@@ -3,6 +3,7 @@ package semantic
 import (
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -119,10 +120,8 @@ func shortest(ss []string) int {
 }
 
 func appendNew(ss []string, s string) []string {
-	for _, x := range ss {
-		if x == s {
-			return ss
-		}
+	if slices.Contains(ss, s) {
+		return ss
 	}
 	return append(ss, s)
 }

@@ -540,9 +540,15 @@ func titleOnly(e *Element, pe *prepared, qt *queryText) bool {
 // saysLikeAny reports whether the element shows one of words, or a page's alternative for it,
 // in its name, label or text: what a reader sees, not its id or class.
 func saysLikeAny(pe *prepared, words []string) bool {
+	return fieldsLikeAny(pe, words, containedFields...)
+}
+
+// fieldsLikeAny reports whether one of the element's fields has one of words, or a page's
+// alternative for it.
+func fieldsLikeAny(pe *prepared, words []string, fields ...int) bool {
 	for _, w := range words {
 		alts := altsFor(w)
-		for _, f := range containedFields {
+		for _, f := range fields {
 			if contains(pe.toks[f], w) || len(alts) > 0 && anyAlt(pe.toks[f], alts) {
 				return true
 			}

@@ -160,11 +160,5 @@ func placeLike(t string) bool {
 // contextLikeAny reports whether the element's context has one of words or a word that stands
 // for one (see ownsLike).
 func contextLikeAny(pe *prepared, words []string) bool {
-	ctx := pe.toks[ctxField]
-	for _, w := range words {
-		if contains(ctx, w) || anyAlt(ctx, altsFor(w)) {
-			return true
-		}
-	}
-	return false
+	return fieldsLikeAny(pe, words, ctxField)
 }
