@@ -138,6 +138,9 @@ type prepCache struct {
 
 	upOnce sync.Once
 	items  *itemInfo // see itemMaps
+
+	vocabOnce sync.Once
+	vocab     map[string][]string // see pageVocab
 }
 
 // prepare returns the snapshot's elements normalized and tokenized, cached for Snap's snapshots.

@@ -38,7 +38,7 @@ func correctTypos(s *Snapshot, description string) (string, string) {
 	if len(odd) == 0 {
 		return "", ""
 	}
-	vocab := pageWords(prepare(s))
+	vocab := pageVocab(s)
 	out, read := description, []string{}
 	for _, w := range odd {
 		st := stem(w)
@@ -58,6 +58,19 @@ func correctTypos(s *Snapshot, description string) (string, string) {
 		return "", ""
 	}
 	return out, strings.Join(read, ", ")
+}
+
+// pageVocab is pageWords of s, worked out once for a snapshot taken by Snap (which is never
+// modified): it was two thirds of a failed resolution on a 2,000-element page, and an agent's
+// failed step tries again on the same snapshot. The map is shared and only read.
+func pageVocab(s *Snapshot) map[string][]string {
+	ps := prepare(s)
+	c := s.prep
+	if c == nil || len(c.ps) != len(s.Elements) {
+		return pageWords(ps)
+	}
+	c.vocabOnce.Do(func() { c.vocab = pageWords(ps) })
+	return c.vocab
 }
 
 // pageWords is every word an element shows, is labelled or is placed by (lower case), by stem.

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -79,5 +80,24 @@ func TestReplaceWord(t *testing.T) {
 		if got, _ := replaceWord(c.s, c.w, c.by); got != c.want {
 			t.Errorf("replaceWord(%q, %q, %q) = %q, want %q", c.s, c.w, c.by, got, c.want)
 		}
+	}
+}
+
+// TestPageVocab: the vocabulary kept on a Snap snapshot is the page's, and a snapshot built
+// elsewhere (the extension's) gets its own each time.
+func TestPageVocab(t *testing.T) {
+	_, s := snapFixture(t, "s23-typos-checkout.html")
+	want := pageWords(prepare(s))
+	if len(want) == 0 {
+		t.Fatal("the fixture has no words")
+	}
+	for range 2 {
+		if got := pageVocab(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("pageVocab differs from pageWords: %d vs %d stems", len(got), len(want))
+		}
+	}
+	plain := &Snapshot{Elements: s.Elements} // no prep cache
+	if got := pageVocab(plain); !reflect.DeepEqual(got, want) {
+		t.Fatalf("an uncached snapshot's vocabulary differs: %d vs %d stems", len(got), len(want))
 	}
 }
