@@ -119,3 +119,26 @@ func TestGroundingPrompt2000(t *testing.T) {
 		t.Errorf("max prompt %d tokens, %d calls", maxTok, len(srv.Calls()))
 	}
 }
+
+// BenchmarkParse is parsing one description (of grounding2000's), what every resolution pays
+// before it looks at the page: phrase rewrites were most of it until prefilter.go.
+func BenchmarkParse(b *testing.B) {
+	for i := 0; b.Loop(); i++ {
+		_ = Parse(grounding2000[i%len(grounding2000)].Description)
+	}
+}
+
+// BenchmarkResolveTypoPass2000 is a resolution on a 2,000-element page that fits nothing as
+// written and so sets off the typo pass: one that still fits nothing ("Frobnicate") and one
+// the pass reads ("emial" as email). The page's vocabulary is kept on the snapshot (see
+// pageVocab): what a step pays at each try of a target it cannot find.
+func BenchmarkResolveTypoPass2000(b *testing.B) {
+	_, s := bigSnap(b, 2000)
+	if _, err := Resolve(s, Query{Description: "the Frobnicate button", Intent: IntentClick}); err == nil {
+		b.Fatal("a description that fits nothing resolved")
+	}
+	typos := []string{"the Frobnicate button", "the emial field"}
+	for i := 0; b.Loop(); i++ {
+		_, _ = Resolve(s, Query{Description: typos[i%len(typos)], Intent: IntentClick})
+	}
+}
