@@ -19,12 +19,15 @@ import (
 // correctTypos) and the description tried once more.
 func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	res, err := resolveAsWritten(s, q)
-	if err == nil || !(errs.Is(err, errs.TargetNotFound) || errs.Is(err, errs.AmbiguousTarget)) {
+	failed := err != nil
+	if failed && !(errs.Is(err, errs.TargetNotFound) || errs.Is(err, errs.AmbiguousTarget)) {
 		return res, err
 	}
 	// A word the page does not have may be a slip of the keyboard ("the Sumbit button"): read
-	// as the page's nearest word, the description may resolve where it did not.
-	fixed, read := correctTypos(s, q.Description)
+	// as the page's nearest word, the description may resolve where it did not, or resolve
+	// better than it did without the word ("previw the post" found the Post tab on "post"
+	// alone; read as "preview", it is the Preview button).
+	fixed, read := correctTypos(s, q.Description, !failed)
 	if read == "" {
 		return res, err
 	}
@@ -32,6 +35,10 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	res2, err2 := resolveAsWritten(s, q)
 	if err2 != nil {
 		return res, err
+	}
+	if !failed && res2.Confidence <= res.Confidence {
+		// Read with the word, the description fits no better than it did without it.
+		return res, nil
 	}
 	res2.Why = "read " + read + "; " + res2.Why
 	res2.Confidence *= typoDiscount

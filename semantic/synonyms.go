@@ -43,6 +43,15 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\btake (\S+(?: \S+)?) off\b`), "remove $1 from"},
 	{regexp.MustCompile(`(?i)\b(?:bump|turn|crank|push) up\b|\b(?:add )?one more\b`), "increase"},
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) down\b|\b(?:remove )?one less\b`), "decrease"},
+	// "turn the heating up a bit", "turn the volume down": the verb split around its object is
+	// still an increase (a thermostat's + is "Raise target temperature"); "a bit" says how much,
+	// which no control names.
+	{regexp.MustCompile(`(?i)\b(?:turn|bump|crank|push) ((?:the|my|it|this) ?[\w-]*) up\b`), "increase $1"},
+	{regexp.MustCompile(`(?i)\b(?:turn|bring) ((?:the|my|it|this) ?[\w-]*) down\b`), "decrease $1"},
+	{regexp.MustCompile(`(?i)\b(?:a (?:little )?bit|a little|a touch|slightly)\b`), " "},
+	// An American's cell number is the form's Mobile or Mobile phone field, which the specific
+	// word names better than "phone" ("cell" alone is a table's cell).
+	{regexp.MustCompile(`(?i)(?:\bcell(?:ular)?[ -]?(?:phone|fone)\b|\bcellphone\b)(?:\s+(?:number|no\b|#))?|\bcell(?:ular)?[ -]?(?:number|no\b|#)`), "mobile"},
 	{regexp.MustCompile(`(?i)\bgo on to\b|\bmove on to\b`), "continue to"},
 	// "hand in the exam", "turn in my assignment": submit it.
 	{regexp.MustCompile(`(?i)\b(?:hand|turn) in\b`), "submit"},
@@ -112,7 +121,7 @@ var wordAlternatives = map[string][]string{
 	"star":  {"favorite", "favourite", "watchlist"}, "favorite": {"star", "heart", "like"}, "favourite": {"star", "heart", "like"},
 	"like": {"heart", "favorite"}, "pencil": {"edit"},
 	"plus": {"increase", "add", "more"}, "minus": {"decrease", "remove", "fewer", "less"},
-	"increase": {"plus", "more", "add"}, "decrease": {"minus", "fewer", "less", "remove"},
+	"increase": {"plus", "more", "add", "raise"}, "decrease": {"minus", "fewer", "less", "remove", "lower"},
 	"fewer": {"decrease", "remove", "minus", "less"}, "less": {"decrease", "remove", "minus", "fewer"},
 	"paperclip": {"attach"}, "bell": {"notification"}, "eye": {"show", "reveal"}, "hamburger": {"menu"},
 	// "the menu for the campaign": a row's menu opens from its More (⋯) button.
@@ -164,7 +173,7 @@ var wordAlternatives = map[string][]string{
 	"receipt": {"invoice", "bill"}, "invoice": {"receipt", "bill"}, "flight": {"airfare"}, "airfare": {"flight"},
 	"fee": {"charge", "cost"}, "charge": {"fee", "amount"}, "total": {"sum", "amount"}, "custom": {"other"},
 	// Actions apps name differently ("change my dates" is the block's Edit or Modify button).
-	"change": {"edit", "modify"}, "stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
+	"change": {"edit", "modify"}, "rename": {"name", "edit"}, "stop": {"cancel", "end", "abort"}, "cancel": {"stop", "abort"}, "pause": {"freeze", "suspend", "hold"},
 	"resume": {"continue", "unpause"}, "continue": {"next", "proceed"},
 	"refresh": {"reload", "sync"}, "reload": {"refresh"}, "duplicate": {"copy", "clone"}, "copy": {"duplicate"},
 	"upload": {"attach", "browse", "choose"}, "attach": {"upload"}, "reset": {"clear"}, "clear": {"reset"},

@@ -9,10 +9,12 @@ import (
 
 // People type targets fast: "the Sumbit button", "the shiping address", "the calender". A word
 // the page does not have, one keystroke away from exactly one word it does have, is read as
-// that word, but only when the description as written fits nothing or several elements (see
-// Resolve): a description that resolves is never rewritten, and a real word the page lacks
-// ("the bell icon") stays what it is unless the page has a near twin of it and nothing else
-// fits. The answer says what was read, and its confidence is discounted.
+// that word when the description as written fits nothing or several elements (see Resolve).
+// A description that resolves is read again only for a slip that seldom spells another word (a
+// letter dropped, doubled or added, two swapped: "previw"), and the reading is kept only when it
+// fits better; a real word the page lacks ("the bell icon", "the shopping bag" beside
+// "Shipping") stays what it is unless nothing else fits. The answer says what was read, and
+// its confidence is discounted.
 
 // typoDiscount scales the confidence of a resolution made after reading a typo.
 const typoDiscount = 0.85
@@ -26,8 +28,11 @@ const (
 
 // correctTypos returns the description with each of its salient words that the page lacks
 // replaced by the page's one nearest word, and what it read ("\"sumbit\" as \"submit\""), or
-// ("", "") when it read nothing.
-func correctTypos(s *Snapshot, description string) (string, string) {
+// ("", "") when it read nothing. A slip only (see slipOnly) reads only a dropped, doubled or
+// extra letter or two letters swapped: a description that resolved as written is read again
+// only for those, which make no other word ("previw", "asign", "senoir"), while one letter for
+// another often does ("shopping" is one from "shipping").
+func correctTypos(s *Snapshot, description string, slipOnly bool) (string, string) {
 	p := Parse(description)
 	var odd []string
 	for _, w := range append(append([]string(nil), p.Words...), p.Context...) {
@@ -46,7 +51,7 @@ func correctTypos(s *Snapshot, description string) (string, string) {
 			continue
 		}
 		near, ok := nearestWord(w, vocab)
-		if !ok {
+		if !ok || slipOnly && !slip([]rune(w), []rune(near)) {
 			continue
 		}
 		if fixed, n := replaceWord(out, w, near); n > 0 {
@@ -139,6 +144,19 @@ func nearestWord(w string, vocab map[string][]string) (string, bool) {
 		return "", false
 	}
 	return best, true
+}
+
+// slip reports whether typed is word with one letter dropped, doubled or added, or two
+// neighbouring letters swapped: the typing slips that seldom spell another word.
+func slip(typed, word []rune) bool {
+	if len(typed) != len(word) {
+		return editDistance(typed, word, 1) == 1
+	}
+	i := 0
+	for i < len(typed) && typed[i] == word[i] {
+		i++
+	}
+	return i+1 < len(typed) && typed[i] == word[i+1] && typed[i+1] == word[i] && string(typed[i+2:]) == string(word[i+2:])
 }
 
 // editDistance is the optimal string alignment distance of a and b (insertions, deletions,

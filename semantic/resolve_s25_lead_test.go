@@ -1,0 +1,65 @@
+package semantic
+
+import "testing"
+
+// TestResolve_SplitPhrasalVerbs: "turn the heating up" is an increase with its object between
+// the verb and its particle; devices name the control for the effect ("Raise target
+// temperature"), and how much ("a bit") names nothing.
+func TestResolve_SplitPhrasalVerbs(t *testing.T) {
+	runResolveCases(t, "s25-lead-home.html", []resolveCase{
+		{"turn the temperature up a bit", IntentClick, "", "t-up"},
+		{"turn the temperature down slightly", IntentClick, "", "t-down"},
+		{"turn the volume up", IntentClick, "", "sp-vup"},
+		{"bring the volume down a little", IntentClick, "", "sp-vdown"},
+	})
+}
+
+// TestResolve_RenameIsTheNameField: "rename the thermostat" types into its name field when
+// no Rename control exists.
+func TestResolve_RenameIsTheNameField(t *testing.T) {
+	runResolveCases(t, "s25-lead-home.html", []resolveCase{
+		{"rename the thermostat", IntentType, "", "t-name"},
+	})
+}
+
+// TestResolve_CellIsMobile: an American's cell number is the Mobile phone field, not a field
+// that says "number" nor the home phone, and "cell" is not a table cell.
+func TestResolve_CellIsMobile(t *testing.T) {
+	runResolveCases(t, "s25-lead-home.html", []resolveCase{
+		{"type my cell number", IntentType, "", "c-mobile"},
+		{"cell phone", IntentType, "", "c-mobile"},
+		{"the cellphone number field", IntentAny, "", "c-mobile"},
+	})
+}
+
+// TestResolve_TypoOverAWeakMatch: a slip of the keyboard is read even when the description
+// resolved without the word ("previw the post" found the Post tab on "post" alone), but a real
+// word one letter from a page word ("shopping" and "Shipping") stays what it is.
+func TestResolve_TypoOverAWeakMatch(t *testing.T) {
+	runResolveCases(t, "s25-lead-editor.html", []resolveCase{
+		{"previw the post", IntentClick, "", "preview"},
+		{"asign a reviewer", IntentClick, "", "assign"},
+		{"pubilsh", IntentClick, "", "publish"},
+		{"shopping bag", IntentClick, "", "bag"},
+	})
+}
+
+// TestSlip: the slips a resolved description is read again for.
+func TestSlip(t *testing.T) {
+	for _, c := range []struct {
+		typed, word string
+		want        bool
+	}{
+		{"previw", "preview", true},     // a dropped letter
+		{"asssign", "assign", true},     // a doubled one
+		{"senoir", "senior", true},      // two swapped
+		{"shopping", "shipping", false}, // one for another: another word
+		{"sumbit", "submit", true},      // two swapped
+		{"sibmit", "submit", false},     // one for another
+		{"ab", "ba", true},
+	} {
+		if got := slip([]rune(c.typed), []rune(c.word)); got != c.want {
+			t.Errorf("slip(%q, %q) = %v, want %v", c.typed, c.word, got, c.want)
+		}
+	}
+}
