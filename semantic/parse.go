@@ -147,6 +147,9 @@ var (
 	makeNthRe = regexp.MustCompile(`(?i)^(?:make|turn)\s+((?:the\s+)?(\S+)\s+(\S+))\s+(\S+)$`)
 	bulkRe    = regexp.MustCompile(`(?i)^(?:all|everything|every)\b`)
 	cursorRe  = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
+	// searchForRe is "search for 'redis' (in the top search bar)": the quoted words are what
+	// is typed, the place (a search box by default) is the target.
+	searchForRe = regexp.MustCompile(`(?i)^(?:search|find|look)(?:\s+(?:for|up))?\s+\x00(\d+)\x00(?:\s+(?:in|on|using|with|from|inside)\s+(.+))?$`)
 )
 
 // onOff end a toggle instruction: "turn the second lamp off".
@@ -351,6 +354,20 @@ func Parse(description string) Parsed {
 	})
 
 	s = whoClause(s)
+	if m := searchForRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
+		// "Search for 'redis' in the top search bar": 'redis' is typed, not looked for.
+		i, _ := strconv.Atoi(m[1])
+		usedQuote[i] = true
+		p.Intent = IntentType
+		switch {
+		case m[2] == "":
+			s = "the search box"
+		case strings.Contains(strings.ToLower(m[2]), "search"):
+			s = m[2] // "the top search bar"
+		default:
+			s = "search box in " + m[2] // "in the servers list": the list's own search or filter
+		}
+	}
 	// The instruction verb.
 	s = stripInstruction(s, &p)
 
@@ -1220,6 +1237,9 @@ func ordinalItem(main []string, i int) (int, string, []string) {
 		w := main[j]
 		if stopWords[w] || w == "s" || strings.HasPrefix(w, "\x00") || roleWords[w] != nil || contextPreps[w] {
 			break
+		}
+		if j+1 < len(main) && roleWords[w+" "+main[j+1]] != nil {
+			break // "the top search bar": a role of two words, not an item named "bar"
 		}
 		if _, isOrd := ordinal(w); isOrd {
 			break

@@ -274,6 +274,7 @@ func rank(s *Snapshot, q Query, p *Parsed) []Candidate {
 
 func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
+	valueWordsNameAField(p, intent)
 	ps := prepare(s)
 	wordsInContext(ps, p)
 	colorSaid(ps, p)

@@ -63,3 +63,38 @@ func TestSlip(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_TypeTheAmount: "enter the amount" types into the Amount field; "amount" read is
+// a figure, which a text or a cell shows, but neither takes typing.
+func TestResolve_TypeTheAmount(t *testing.T) {
+	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+		{"enter the amount", IntentType, "", "amt"},
+		{"the amount", IntentType, "", "amt"},
+	})
+}
+
+// TestResolve_SearchForQuoted: in "Search for 'redis' in the top search bar" the quoted words
+// are what is typed, not words the target says; the place says which search box.
+func TestResolve_SearchForQuoted(t *testing.T) {
+	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+		{"Search for 'Thames Water' in the top search bar", IntentType, "", "global-search"},
+		{"search for \"RENT DEC\"", IntentType, "", "global-search"},
+		{"the top search bar", IntentType, "", "global-search"},
+	})
+}
+
+// TestResolve_Idioms25: everyday phrasings of page actions and fields.
+func TestResolve_Idioms25(t *testing.T) {
+	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+		{"put money on the lunch card", IntentClick, "", "add-funds"},
+		{"call the bank", IntentClick, "", "call-us"},
+		{"enter my EIN", IntentType, "", "tax-id"},
+	})
+	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+		{"let Rahul in", IntentClick, "", "admit-rahul"},
+		{"take one coffee out", IntentClick, "", "coffee-dec"},
+		{"type the return location", IntentType, "", "do"},
+		{"price per sq ft", IntentRead, "", "ppsf"},
+		{"how many square feet is it", IntentRead, "", "sqft"},
+	})
+}

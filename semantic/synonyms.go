@@ -49,6 +49,14 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:turn|bump|crank|push) ((?:the|my|it|this) ?[\w-]*) up\b`), "increase $1"},
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) ((?:the|my|it|this) ?[\w-]*) down\b`), "decrease $1"},
 	{regexp.MustCompile(`(?i)\b(?:a (?:little )?bit|a little|a touch|slightly)\b`), " "},
+	// "let Rahul in": a waiting room's Admit; "take one coffee out": a basket's Remove.
+	{regexp.MustCompile(`(?i)^\s*let (.+?) (?:in|join)\s*$`), "admit $1"},
+	{regexp.MustCompile(`(?i)\btake (\S+(?: \S+)?) out\b`), "remove $1"},
+	// "put money on the lunch card": a balance is topped up by its Add funds button.
+	{regexp.MustCompile(`(?i)\bput (?:some |more )?(?:money|funds|cash|credit) (?:on|in|into|onto)\b`), "add funds to"},
+	// Areas: listings write "2,386 sqft", "Price/sqft", "85 m²"; people say "square feet".
+	{regexp.MustCompile(`(?i)\bsquare (?:feet|foot)\b|\bsq\.? ?(?:ft|feet)\b\.?`), "sqft"},
+	{regexp.MustCompile(`(?i)\bsquare met(?:er|re)s?\b|\bsq\.? ?m\b\.?`), "sqm"},
 	// An American's cell number is the form's Mobile or Mobile phone field, which the specific
 	// word names better than "phone" ("cell" alone is a table's cell).
 	{regexp.MustCompile(`(?i)(?:\bcell(?:ular)?[ -]?(?:phone|fone)\b|\bcellphone\b)(?:\s+(?:number|no\b|#))?|\bcell(?:ular)?[ -]?(?:number|no\b|#)`), "mobile"},

@@ -54,6 +54,14 @@ var directedAlternatives = map[string][]string{
 	"available": {"spots", "openings", "vacancies"},
 	// A page that says "Text message" offers SMS.
 	"sms": {"text"},
+	// "call the restaurant": its phone number, a tel: link.
+	"call": {"phone", "tel", "telephone"},
+	// A hire car's return is its drop-off.
+	"return": {"drop"},
+	// Tax and identity numbers by their initials: an EIN or a TIN is the Tax ID field.
+	"ein": {"tax"}, "tin": {"tax"}, "ssn": {"social", "security"},
+	// Areas, as listings abbreviate them (see the sqft rewrite).
+	"sqft": {"sq", "ft", "square", "feet"}, "sqm": {"sq", "m²", "square", "metres", "meters"},
 }
 
 // addAlternatives adds the concept groups and directed alternatives to out (alternatives,
