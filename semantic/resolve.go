@@ -54,6 +54,13 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
 	}
 	p := Parse(q.Description)
+	if f, why, found := pageStep(s, q.Description, intentOf(q, &p)); found {
+		// "go to the last page", "the first page of results": the pagination's control of
+		// that number, before "results" are counted as items.
+		res := resolution(scored{Element: &s.Elements[f], eligible: true}, 0.6, why)
+		res.RunnersUp = runnersUp(rankScored(s, q, &p), f)
+		return res, nil
+	}
 	if p.Counted != "" && len(p.Attrs) == 0 {
 		if res, ok := itemOrdinal(s, &p, intentOf(q, &p), ordinalOf(&p, q)); ok {
 			return res, nil

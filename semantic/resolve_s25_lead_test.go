@@ -98,3 +98,28 @@ func TestResolve_Idioms25(t *testing.T) {
 		{"how many square feet is it", IntentRead, "", "sqft"},
 	})
 }
+
+// TestResolve_Pagination: "the last page" is the pagination's highest number (no word says
+// "12"), "page 3" its 3, and a group of numbered buttons that is no pagination (text sizes
+// 1 2 3) is not counted.
+func TestResolve_Pagination(t *testing.T) {
+	runResolveCases(t, "s25-lead-pages.html", []resolveCase{
+		{"go to the last page", IntentClick, "", "p12"},
+		{"the last page", IntentAny, "", "p12"},
+		{"page 3", IntentClick, "", "p3"},
+		{"the first page of results", IntentClick, "", "p1"},
+		{"next page", IntentClick, "", "next"},
+	})
+}
+
+// TestAskedPage: the page a description asks for.
+func TestAskedPage(t *testing.T) {
+	for desc, want := range map[string]int{
+		"go to the last page": -1, "page 3": 3, "the 2nd page": 2, "jump to page number 7": 7,
+		"the first page of results": 1, "next page": 0, "the page title": 0, "the last item": 0,
+	} {
+		if got := askedPage(desc); got != want {
+			t.Errorf("askedPage(%q) = %d, want %d", desc, got, want)
+		}
+	}
+}
