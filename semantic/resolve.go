@@ -609,6 +609,11 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		}
 		if len(p.Roles) > 0 && roleMatches(e, p.Roles[0]) {
 			l += 0.2
+		} else if nameHeads[p.Head] && len(words) == 1 && e.Role == "heading" && !contains(pe.col, head) {
+			// "the 2nd result's name": an item with no Name field is named by its title,
+			// which says it as well as a field would (above the bar of bestScore).
+			l += 0.3
+			why = joinWhy(why, "the item's title")
 		}
 		return l, why
 	}

@@ -123,3 +123,12 @@ func TestAskedPage(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve_ItemName: "the 2nd result's name" is the title of the second result when its
+// cards have no Name field.
+func TestResolve_ItemName(t *testing.T) {
+	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+		{"the 2nd result's name", IntentRead, "", "car2"},
+		{"the name of the last car", IntentRead, "", "car3"},
+	})
+}
