@@ -86,3 +86,32 @@ func anyWordLike(w string, alts, toks []string) bool {
 func optionsCount(p *Parsed, qt *queryText, intent Intent) bool {
 	return intent != IntentRead && !p.Question && p.Kind == "" && len(qt.phrases) == 0
 }
+
+// slotVerbs (stemmed) book or pick one of the options a page offers: a time slot, a date, a
+// seat.
+var slotVerbs = func() map[string]bool {
+	m := map[string]bool{}
+	for _, v := range []string{"book", "reserve", "select", "pick", "choose", "take", "grab"} {
+		m[stem(v)] = true
+	}
+	return m
+}()
+
+// slotChoiceBonus lifts the option a booking verb takes over a control that says the verb
+// ("book the 8:45 slot": the 8:45 PM button, not the header's Reserve).
+const slotChoiceBonus = 0.25
+
+// slotChoice reports whether pe is an option that a booking verb takes: an interactive
+// element that says a time, a date or a code of the description (a word with a digit). Booking
+// it is clicking it, so it does not lack the action.
+func slotChoice(pe *prepared, qt *queryText) bool {
+	if !slotVerbs[qt.verb] || !pe.el.Interactive {
+		return false
+	}
+	for _, w := range qt.words {
+		if hasDigit(w) && ownsAny(pe, []string{w}) {
+			return true
+		}
+	}
+	return false
+}

@@ -833,7 +833,8 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	// at best the thing acted on (the post, the composer's Post button).
 	// So is what says the verb only as done ("Saved address", "Deleted files" for "save the
 	// recipient", "delete the selected files"): a state, or the things it was done to.
-	if qt.verb != "" && intent != IntentRead && textScore > 0 && (!ownsLike(pe, qt.verb) || saysDone(pe.norm[0], p.Head)) && !setsObject(pe, p, qt) {
+	slot := textScore > 0 && intent != IntentRead && slotChoice(pe, qt)
+	if qt.verb != "" && intent != IntentRead && textScore > 0 && (!ownsLike(pe, qt.verb) || saysDone(pe.norm[0], p.Head)) && !setsObject(pe, p, qt) && !slot {
 		textScore *= 0.6
 		why = append(why, "lacks the action")
 	}
@@ -877,6 +878,10 @@ func score(pe *prepared, p *Parsed, qt *queryText, intent Intent) (scored, bool)
 	if namedForAction(pe, p, qt) {
 		total += 0.1 + 0.1*ownedShare(pe, qt.nonHead)
 		why = append(why, "named for the action")
+	}
+	if slot {
+		total += slotChoiceBonus
+		why = append(why, "the option the verb takes")
 	}
 	// "choose Mean": a choice's radio button or option, not the lesson link that starts with
 	// the word.

@@ -132,3 +132,14 @@ func TestResolve_ItemName(t *testing.T) {
 		{"the name of the last car", IntentRead, "", "car3"},
 	})
 }
+
+// TestResolve_BookTheSlot: a booking verb with a time takes the slot that says the time, not
+// a control that says only the verb (the header's Reserve). (Weak still: "reserve the 7:30
+// table" goes to Reserve, which says the verb itself.)
+func TestResolve_BookTheSlot(t *testing.T) {
+	runResolveCases(t, "s25-lead-booking.html", []resolveCase{
+		{"book the 8:45 slot", IntentClick, "", "t2045"},
+		{"grab the 7:30 slot", IntentClick, "", "t1930"},
+		{"reserve a table", IntentClick, "", "hdr-reserve"},
+	})
+}
