@@ -1990,7 +1990,9 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		} else {
 			k = controlOf(s, ps, e.ID, intent, words, p)
 		}
-		if k < 0 {
+		if k < 0 || openingVerbs[p.Verb] && !ownsLike(&ps[k], stem(p.Verb)) {
+			// "open the Chase Bank entry": an entry is opened by itself (or its link), not by
+			// the Copy password button that follows its name.
 			return -1, 0, ""
 		}
 		// The control has the label's words and its own fit for what is to be done.
@@ -2002,6 +2004,9 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + side + c.Why
 	})
 }
+
+// openingVerbs open the thing they name, which no other control of its row does.
+var openingVerbs = map[string]bool{"open": true, "view": true, "visit": true}
 
 // labelledControl returns the control that the label element l labels, fit for intent, among
 // the elements near it, or -1.

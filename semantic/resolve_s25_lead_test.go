@@ -143,3 +143,22 @@ func TestResolve_BookTheSlot(t *testing.T) {
 		{"reserve a table", IntentClick, "", "hdr-reserve"},
 	})
 }
+
+// TestResolve_OpenTheEntry: "open the Chase Bank entry" is the entry itself, not the Copy
+// password button that follows its name (a text hands a click on only to a control that says
+// the opening verb).
+func TestResolve_OpenTheEntry(t *testing.T) {
+	runResolveCases(t, "s25-lead-vault.html", []resolveCase{
+		{"open the Chase Bank entry", IntentClick, "", "chase"},
+		{"copy the GitHub password", IntentClick, "", "github-copy"},
+	})
+}
+
+// TestResolve_NextStageKeepsItsWords: "move Jonas Becker to the next stage" is read as an
+// advance that keeps "next stage", which an icon button says ("Move to next stage").
+func TestResolve_NextStageKeepsItsWords(t *testing.T) {
+	runResolveCases(t, "s25-lead-vault.html", []resolveCase{
+		{"move Jonas Becker to the next stage", IntentClick, "", "jonas-next"},
+		{"push Léa Moreau on to the next stage", IntentClick, "", "lea-next"},
+	})
+}

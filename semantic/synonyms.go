@@ -76,7 +76,7 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)^\s*(?:go with|opt for|settle on)\b`), "select"},
 	// "move Yuki Sato to the next stage", "push the ticket on to the next step": a pipeline or
 	// a board moves an item along by its Advance button (or "Next stage").
-	{nextStageRe, "advance $1"},
+	{nextStageRe, "advance $1 next stage"},
 	// "pay with Apple Pay", "pay by card": the means is the payment option named so, not the
 	// Pay now button.
 	{regexp.MustCompile(`(?i)^\s*pay (?:with|using|via|by) (.+)$`), "$1"},
