@@ -89,3 +89,62 @@ func TestDecodeWire_Color(t *testing.T) {
 		}
 	}
 }
+
+// TestSnap_RecolorPatched: a class or style change that recolours controls is sent as a patch
+// of the last snapshot (the colour is a re-read value, as a select's text is), never through a
+// full walk of the page, and the patched snapshot says what a fresh walk says.
+func TestSnap_RecolorPatched(t *testing.T) {
+	ctx := context.Background()
+	p, _ := snapFixture(t, "s25-snap-recolor.html")
+	counter := func(name string) int { return p.MustEval(`(k, c) => window[k][c] || 0`, windowKey, name).Int() }
+	for _, c := range []struct {
+		what, js string
+		colors   map[string]string
+	}{
+		{"a class swapped: blue to red", `() => document.getElementById('skip').classList.replace('btn-blue', 'btn-red')`, map[string]string{"skip": "red"}},
+		{"a style set", `() => { document.getElementById('upgrade').style.backgroundColor = '#7c3aed'; }`, map[string]string{"upgrade": "purple"}},
+		{"a parent's class recolours a button and a badge", `() => document.getElementById('plan').classList.add('paused')`, map[string]string{"pause": "orange", "badge": "yellow", "skip": "red"}},
+		{"a gradient: no colour", `() => document.getElementById('address').classList.add('btn-grad')`, map[string]string{"address": ""}},
+		{"and back", `() => { document.getElementById('address').classList.remove('btn-grad'); document.getElementById('plan').classList.remove('paused'); }`, map[string]string{"address": "blue", "pause": "blue", "badge": "green"}},
+	} {
+		if _, err := Snap(ctx, p); err != nil { // the base the next snapshot patches
+			t.Fatal(err)
+		}
+		walks, patches := counter("walks"), counter("patches")
+		p.MustEval(c.js)
+		s, err := Snap(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if counter("walks") != walks || counter("patches") != patches+1 {
+			t.Errorf("%s: %d walks and %d patches, want a patch alone", c.what, counter("walks")-walks, counter("patches")-patches)
+		}
+		for id, color := range c.colors {
+			if e := byID(s, id); e == nil || e.Color != color {
+				t.Errorf("%s: #%s %+v, want colour %q", c.what, id, e, color)
+			}
+		}
+		sameAsFresh(t, c.what, p, s)
+	}
+}
+
+// TestReadMessage_ColorPatch: a patch's colour (what 8) recolours the element; a patch cut inside
+// it is an error.
+func TestReadMessage_ColorPatch(t *testing.T) {
+	body := "Bu" + "A" + "B" + "A" + "ABa" + "ABb" + "A" + "ABc" + "A" + "Ebody" + "AAAA" + "ABn"
+	b, s, err := readMessage("F"+"Cdc"+"B"+body, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Element 0, its box unchanged, now red; no item kinds.
+	patch := "P" + "C" + "Bu" + "A" + "B" + "A" + wireNum(wColor) + "AAAA" + "I" + "Dred" + "A"
+	_, s2, err := readMessage(patch, b)
+	if err != nil || s2.Elements[0].Color != "red" || s.Elements[0].Color != "" {
+		t.Fatalf("a recolour: %v %+v", err, s2)
+	}
+	for i := 0; i < len(patch); i++ {
+		if _, _, err := readMessage(patch[:i], b); err == nil {
+			t.Errorf("cut at %d: no error", i)
+		}
+	}
+}

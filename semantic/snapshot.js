@@ -13,7 +13,7 @@
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
 // page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
-// snapW9(doc, gen) takes a snapshot: see the message below. snapW9(0, 0, true) derives
+// snapW10(doc, gen) takes a snapshot: see the message below. snapW10(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -30,7 +30,7 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW9(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW10(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
 //            UTF-16 code units, never splitting a surrogate pair), then the rest of the body; or,
@@ -59,8 +59,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW9) store.snapW9 = install(store);
-  return store.snapW9();
+  if (!store.snapW10) store.snapW10 = install(store);
+  return store.snapW10();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -771,8 +771,9 @@ function (KEY) {
   // rowState puts a row's element bits and box in tenths of a pixel, for the state read, in
   // sb, sx, sy, sw, sh (no object per row: emit runs for every element of every snapshot).
   let sb = 0, sx = 0, sy = 0, sw = 0, sh = 0;
-  function rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
+  function rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t, color) {
     let bits = r.sbits;
+    if (color) bits |= 33554432;
     if (!(rw > 0 && rh > 0 && vis)) bits |= 64;
     if (disabled) bits |= 128;
     if (on) bits |= 512;
@@ -782,21 +783,21 @@ function (KEY) {
     if (value) bits |= 32768;
     sb = bits; sx = Math.round((rx + r.ox) * 10); sy = Math.round((ry + r.oy) * 10); sw = Math.round(rw * 10); sh = Math.round(rh * 10);
   }
-  // keepSent records on a row what was sent of it (rowState's, the text and the value): the
-  // base of a patch (see patchRows).
-  function keepSent(r, value, t) {
-    r.eb = sb; r.ex = sx; r.ey = sy; r.ew = sw; r.eh = sh; r.et = t; r.ev = value; r.ec = r.cls;
+  // keepSent records on a row what was sent of it (rowState's, the text, the value and the
+  // colour): the base of a patch (see patchRows).
+  function keepSent(r, value, t, color) {
+    r.eb = sb; r.ex = sx; r.ey = sy; r.ew = sw; r.eh = sh; r.et = t; r.ev = value; r.ec = r.cls; r.eco = color;
   }
   // fromValues calls f with a row's state as the values V (what recV logs) say, as emit takes it.
   function fromValues(r, V, f) {
     const j = r.vr, t = r.vs >= 0 ? V[r.vs] : r.t;
     const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
-    f(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
+    f(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t, r.vco >= 0 ? V[r.vco] : '');
   }
   // emit writes a row (an element) with the state read, and keeps what it sent.
-  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
-    rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t);
-    keepSent(r, value, t);
+  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t, color) {
+    rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t, color);
+    keepSent(r, value, t, color);
     const bits = sb, name = r.name, x = sx, y = sy, w = sw, h = sh;
     let o = u(bits) + r.head + z(x - px) + z(y - py) + z(w - pw) + z(h - ph) + txt(name);
     px = x; py = y; pw = w; ph = h;
@@ -817,7 +818,7 @@ function (KEY) {
     if (bits & 4194304) o += r.itemTok;
     if (bits & 8388608) o += txt(r.cur);
     if (bits & 16777216) o += txt(r.opts);
-    if (bits & 33554432) o += txt(r.color);
+    if (bits & 33554432) o += txt(color);
     out += o;
   }
 
@@ -901,8 +902,9 @@ function (KEY) {
       let on = d.ariaOn, vc = -1;
       if (type === 'checkbox' || type === 'radio') { on = el.checked; vc = recV.length; recEl.push(el); recK.push(7); recV.push(on); }
       // What colour it shows, for "the red button": controls, headings and banners only.
-      let color = '';
-      if (interactive || isHeading || COLORED_ROLES.has(fullRole)) { color = colorOf(el); recEl.push(el); recK.push(13); recV.push(color); }
+      // Its value slot (vco) lets a re-read recolour the row without a walk (see fromValues).
+      let color = '', vco = -1;
+      if (interactive || isHeading || COLORED_ROLES.has(fullRole)) { color = colorOf(el); vco = recV.length; recEl.push(el); recK.push(13); recV.push(color); }
       const editRoot = d.editRoot;
       const edBase = (textual && !el.readOnly) || editRoot;
       if (covered) sbits |= 1024;
@@ -976,7 +978,6 @@ function (KEY) {
       if (item) sbits |= 4194304;
       if (d.current) sbits |= 8388608;
       if (d.opts) sbits |= 16777216;
-      if (color) sbits |= 33554432;
 
       const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' || fullRole === 'cell' || fullRole === 'gridcell' ? colHeader(el) : '';
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
@@ -988,18 +989,18 @@ function (KEY) {
       const pu = u(parent < 0 ? 0 : idx - parent);
       const r = {
         sbits, head: tok(lower) + tok(fullRole) + pu + shapeTok(shape) + selw, ox, oy,
-        vr, vv, vd, av, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
+        vr, vv, vd, av, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, vco, pwd, nameDyn, t, name,
         href, cls: cls && cap(cls, 100), label: label && cap(label, MAXN), na: na && cap(na, 100), id: id && cap(id, 100),
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
         itemTok: item ? itemTokOf(item, itemSigs, itemUps) : '',
-        cur: d.current, opts: d.opts, color,
+        cur: d.current, opts: d.opts,
         // The values of the tokens, for when they are numbered again (see retok).
         lower, fullRole, pu, shape: shape.s, selw, type, ctx, item,
       };
       rows.push(r);
-      emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t);
+      emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t, color);
       if (name && (isHeading ? true : !interactive && !cell && own && titleLike(el, tag, name))) headings.push({text: cap(name, 80), scope: headingScope(el)});
     }
 
@@ -1035,11 +1036,11 @@ function (KEY) {
   // Replay. A snapshot is a function of the DOM (which the observer watches: any record at all
   // makes the page dirty), of the shadow roots and frame documents met, and of what the walk
   // reads from layout, style and form state (boxes, visibility, display, cursor, disabled,
-  // checked, value, selected option, frame offsets), all logged in order in recEl/recK/recV
+  // checked, value, selected option, colour, frame offsets), all logged in order in recEl/recK/recV
   // by the last full walk. When the DOM is clean and every logged read gives the same value
   // again, a new walk would make the same reads and decisions and say the same: the last
-  // snapshot's elements and body are reused. When only boxes, visibility and form state
-  // changed, and none in a way that changes which elements are walked (a box appearing or
+  // snapshot's elements and body are reused. When only boxes, visibility, form state and
+  // colours changed, and none in a way that changes which elements are walked (a box appearing or
   // vanishing, display, cursor, shadow roots, frames), the walk would meet the same elements
   // with the same DOM-derived data: their rows (see visit) are written again with the new
   // values (re-encoding). So are they after class changes, with the new classes and item
@@ -1158,7 +1159,7 @@ function (KEY) {
         case 9: v = selectText(el); break;
         case 10: v = el.disabled; break;
         case 12: v = rangeText(el); break;
-        case 13: if (colorOf(el) !== V[j]) return 2; continue;
+        case 13: v = colorOf(el); break;
         case 11: {
           let doc = null;
           try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
@@ -1342,7 +1343,7 @@ function (KEY) {
     return true;
   }
   // restyleScope is, after changes of attributes alone (restyled), the reads of style
-  // (visibility, display, cursor, disabled) of the elements they may restyle: the changed
+  // (visibility, display, cursor, disabled, colour) of the elements they may restyle: the changed
   // elements, their later siblings, and what is under them in the flat tree (shadow trees, and
   // what a slot shows: inheritance follows it). null when that is not known: too many changes;
   // or since the last snapshot, something that restyles anything (a sheet, the viewport, a
@@ -1530,24 +1531,25 @@ function (KEY) {
   // of them (see emit), for a caller that holds the last snapshot: the count of rows that
   // changed, then for each the number of rows skipped before it, its bits, the change of its
   // box (each of x, y, w, h less the change of the row patched before it: a scroll that moves
-  // every box alike costs a few characters a row), what of its text, value and class changed
-  // (1, 2, 4) and those strings; then the count of items whose kind changed (see rekind) and for
+  // every box alike costs a few characters a row), what of its text, value, class and colour
+  // changed (1, 2, 4, 8) and those strings; then the count of items whose kind changed (see rekind) and for
   // each its number and new kind (a string). Neither the page nor the caller writes the body
   // again.
   function patchRows(V, kinds) {
     const R = lastRows;
     let o = '', n = 0, i = 0, last = -1, pdx = 0, pdy = 0, pdw = 0, pdh = 0;
-    const patch = (r, rx, ry, rw, rh, vis, disabled, on, value, t) => {
-      rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t);
-      const what = (t !== r.et ? 1 : 0) | (value !== r.ev ? 2 : 0) | (r.cls !== r.ec ? 4 : 0);
+    const patch = (r, rx, ry, rw, rh, vis, disabled, on, value, t, color) => {
+      rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t, color);
+      const what = (t !== r.et ? 1 : 0) | (value !== r.ev ? 2 : 0) | (r.cls !== r.ec ? 4 : 0) | (color !== r.eco ? 8 : 0);
       if (!what && sb === r.eb && sx === r.ex && sy === r.ey && sw === r.ew && sh === r.eh) return;
       const dx = sx - r.ex, dy = sy - r.ey, dw = sw - r.ew, dh = sh - r.eh;
       o += u(i - last - 1) + u(sb) + z(dx - pdx) + z(dy - pdy) + z(dw - pdw) + z(dh - pdh) + u(what);
       if (what & 1) o += str(t || '');
       if (what & 2) o += str(value || '');
       if (what & 4) o += str(r.cls || '');
+      if (what & 8) o += str(color);
       pdx = dx; pdy = dy; pdw = dw; pdh = dh; last = i; n++;
-      keepSent(r, value, t);
+      keepSent(r, value, t, color);
     };
     for (; i < R.length; i++) fromValues(R[i], V, patch);
     o = u(n) + o + u(kinds.length);
@@ -1652,6 +1654,7 @@ function (KEY) {
       }
     }
     modal = m;
+    store.walks = (store.walks || 0) + 1; // tests tell a walk from a replay by it
     dirty = false; recOK = false; classed.clear(); settleVals = lastSig = null; restyled = new Set();
     if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
     try {
@@ -1696,7 +1699,7 @@ function (KEY) {
   // The caller that holds the last snapshot sent holds the body last sent whole or as a
   // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
-  return function snapW9(haveDoc, haveGen, fresh) {
+  return function snapW10(haveDoc, haveGen, fresh) {
     const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
     const body = snap(!!fresh, held);
     const gen = store.gen;
