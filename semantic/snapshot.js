@@ -1316,6 +1316,23 @@ function (KEY) {
     return true;
   }
   function scopedStyle() { return sheetsOK(sheetScoped, scopedRules); }
+  // Rules that restyle an element's later siblings when its attributes change: a sibling
+  // combinator (a + b, a ~ b) or :nth-child(An+B of S). On a page with none of them (many pages
+  // have none; a framework's sheet often has some) an attribute restyles only what is under the
+  // element, and a class toggled on the first of 300 cards is read again in that card alone.
+  // Any "~" or "+" outside an :nth-*() argument counts (an attribute's ~= too: to be safe).
+  const sheetSibling = new WeakMap();
+  const SIBLING = /~|\+(?![\s\d]*\))|:nth-child\([^)]* of /;
+  function siblingFreeRules(rules, imports) {
+    for (const r of rules) {
+      if (r.type === 3) { imports.push(r); continue; }
+      if (r.selectorText && SIBLING.test(r.selectorText)) return false;
+      if (r.start !== undefined && SIBLING.test(String(r.start) + String(r.end))) return false; // @scope
+      if (r.cssRules && r.cssRules.length && !siblingFreeRules(r.cssRules, imports)) return false;
+    }
+    return true;
+  }
+  function siblingFree() { return sheetsOK(sheetSibling, siblingFreeRules); }
   // sheetOK tells whether rulesOK holds of the rules of sheet sh and of the sheets it imports,
   // cached in cache as [rule count, rulesOK of its own rules, its @import rules]: an imported
   // sheet that loads later changes no count of the sheet importing it, so it is looked at anew.
@@ -1344,16 +1361,16 @@ function (KEY) {
   }
   // restyleScope is, after changes of attributes alone (restyled), the reads of style
   // (visibility, display, cursor, disabled, colour) of the elements they may restyle: the changed
-  // elements, their later siblings, and what is under them in the flat tree (shadow trees, and
-  // what a slot shows: inheritance follows it). null when that is not known: too many changes;
+  // elements, their later siblings (unless no rule reaches them: siblingFree), and what is under
+  // them in the flat tree (shadow trees, and what a slot shows: inheritance follows it). null when that is not known: too many changes;
   // or since the last snapshot, something that restyles anything (a sheet, the viewport, a
   // load: signals), or user input on a page whose style follows it; or the page's rules reach
   // further (scopedStyle).
   function restyleScope(sig) {
     if (restyled === null || !restyled.size || lastSig === null || sig === null || !same(sig[0], lastSig[0])) return null;
     if (!same(sig[2], lastSig[2]) && !stillStyle() || !scopedStyle()) return null;
-    const tops = new Set();
-    for (const t of restyled) for (let e = t; e && !tops.has(e); e = e.nextElementSibling) tops.add(e);
+    const tops = new Set(), sibs = !siblingFree();
+    for (const t of restyled) for (let e = t; e && !tops.has(e); e = sibs ? e.nextElementSibling : null) tops.add(e);
     // Whether a node is under one of tops, remembered for every node on the way up.
     const memo = new Map(), path = [];
     const under = n => {
@@ -1370,6 +1387,7 @@ function (KEY) {
     };
     const E = recEl, only = [];
     for (const i of styleRecs) if (under(E[i])) only.push(i);
+    store.restyleReads = only.length; // tests see how far a restyle reached by it
     return only;
   }
   function sheetsOf(root, s) {

@@ -1,0 +1,69 @@
+package semantic
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+)
+
+// siblingPage is a list of cards whose class a click toggles; STYLE is where each case adds
+// its rules.
+const siblingPage = `<!doctype html><html><head><title>Plans</title><style>
+.card { border: 1px solid #ccc; padding: 8px; margin: 4px }
+.card.picked .note { visibility: hidden }
+STYLE
+</style></head><body><main id=list>
+<div class=card id=c1><h3>Starter</h3><p class=note>For one person</p><button id=b1>Choose Starter</button></div>
+<div class=card id=c2><h3>Team</h3><p class=note>Up to ten people</p><button id=b2>Choose Team</button></div>
+<div class=card id=c3><h3>Business</h3><p class=note>Unlimited seats</p><button id=b3>Choose Business</button></div>
+<div class=card id=c4><h3>Enterprise</h3><p class=note>Talk to sales</p><button id=b4>Choose Enterprise</button></div>
+</main></body></html>`
+
+// TestSnap_RestyleSiblings: after a class change, the style of the element's later siblings is
+// read again only when a rule can reach them (a sibling combinator, :nth-child(of S)); on a page
+// with none, the element's own subtree alone. Each snapshot must equal a fresh one.
+func TestSnap_RestyleSiblings(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser test")
+	}
+	dir := t.TempDir()
+	base := browsertest.Serve(t, dir)
+	for _, c := range []struct {
+		name, style string
+		siblings    bool // later siblings read again
+	}{
+		{"no sibling rule", "", false},
+		{"an adjacent sibling", ".card.picked + .card .note { visibility: hidden }", true},
+		{"a general sibling", ".card.picked ~ .card button { background: #dc2626; color: #fff }", true},
+		{"nth-child of a class", ".card:nth-child(2 of .card:not(.picked)) h3 { visibility: hidden }", true},
+		{"a zebra stripe is no sibling rule", ".card:nth-child(2n+1) { background: #f4f4f4 }", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			name := c.name + ".html"
+			page := strings.Replace(siblingPage, "STYLE", c.style, 1)
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := snapPage(t, base+"/"+name, "")
+			// The resize of snapPage's metrics lands before the first snapshot, not in a step.
+			p.MustEval(`() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))`)
+			countedSteps(t, p, "scoped", true, []step{
+				evalStep(`() => document.getElementById('c1').classList.add('picked')`),
+				evalStep(`() => document.getElementById('c1').classList.remove('picked')`),
+			})
+			// Each card's h3, p and button: 3 visibility reads, the button's disabled and the
+			// h3's and button's colours (7); the first card's alone unless siblings are reached.
+			reads := p.MustEval(`(k) => window[k].restyleReads`, windowKey).Int()
+			if want := 7; c.siblings {
+				if reads <= want {
+					t.Errorf("%d style reads, want the later cards' too", reads)
+				}
+			} else if reads != want {
+				t.Errorf("%d style reads, want the first card's %d", reads, want)
+			}
+		})
+	}
+}
