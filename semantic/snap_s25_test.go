@@ -67,3 +67,30 @@ func TestSnap_RestyleSiblings(t *testing.T) {
 		})
 	}
 }
+
+// TestSnap_GluedChildTexts: an element's text puts a space between child boxes that no
+// whitespace parts but the layout does: flex items, table cells, inline-block tags, an inline
+// element with a margin, padding or border on that side (the start side of a right-to-left
+// text being its right); a word split by markup alone stays whole.
+func TestSnap_GluedChildTexts(t *testing.T) {
+	_, s := snapFixture(t, "s25-snap-glued.html")
+	_, mail := snapFixture(t, "s25-snap-mail.html")
+	for _, c := range []struct {
+		s        *Snapshot
+		id, text string
+	}{
+		{s, "qty1", "Qty 2"},
+		{s, "qty2", "Qty 4"},
+		{s, "tags1", "Organic Handmade"},
+		{s, "remove1", "Remove cushion"},
+		{s, "rtl", "שלום עולםחבר ים"},
+		{s, "word", "Add a gift note, or keep it as a surprise."},
+		{mail, "f5", "Drafts 3"},
+		{mail, "s2", "2 Signature"},
+		{mail, "m2", "Northwind Air Your boarding pass for Friday Travel"},
+	} {
+		if e := byID(c.s, c.id); e == nil || e.Text != c.text {
+			t.Errorf("#%s: %+v, want text %q", c.id, e, c.text)
+		}
+	}
+}

@@ -148,15 +148,17 @@ function (KEY) {
       if (tag === 'IMG') { tOut += ' ' + (c.getAttribute('alt') || '') + ' '; return; }
     } else if (tWatch && (tag === 'IMG' || c.getAttribute('aria-label'))) tSpecial = true;
     if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') return;
-    // An inline tag laid out as a block parts words too ("Thu<small>Jun 19</small>" with small
-    // display:block reads "Thu Jun 19"): its style is read only where words would run together.
-    const block = !INLINE.has(tag) || wordEnd(tOut) && laidOutAsBlock(c);
-    if (block) tOut += ' ';
+    // An inline tag in a box of its own parts words too ("Thu<small>Jun 19</small>" with small
+    // display:block reads "Thu Jun 19"; see gapOf): its style is read only where words would
+    // run together.
+    const inline = INLINE.has(tag), block = !inline || wordEnd(tOut) && gapOf(c) === 3;
+    if (block || inline && wordEnd(tOut) && (gapOf(c) & 1)) tOut += ' ';
     const sr = c.shadowRoot;
     if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); } else tWalk(c);
     // Words run together after it too: a stat tile's "<b>318</b>Calories" with b laid out as a
-    // block reads "318 Calories".
-    if (block || wordEnd(tOut) && wordStart(c.nextSibling) && laidOutAsBlock(c)) tOut += ' ';
+    // block reads "318 Calories"; "<span class=qty-label>Qty</span><span class=qty>2</span>"
+    // with a margin between reads "Qty 2".
+    if (block || wordEnd(tOut) && wordStart(c.nextSibling) && (gapOf(c) & 2)) tOut += ' ';
   }
   function wordStart(n) {
     const t = !n ? '' : n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent : '';
@@ -168,9 +170,26 @@ function (KEY) {
     const ch = t.charCodeAt(n - 1);
     return ch > 127 ? /[\p{L}\p{N}]/u.test(t[n - 1]) : (ch >= 48 && ch <= 57) || ((ch | 32) >= 97 && (ch | 32) <= 122);
   }
-  function laidOutAsBlock(c) {
-    const d = getComputedStyle(c).display;
-    return d !== 'none' && d !== 'contents' && !d.startsWith('inline');
+  // gapOf tells which sides of an inline tag's box are apart from the text around it, though no
+  // whitespace parts them (1 before, 2 after, 3 both): a box of its own (a block, a flex or grid
+  // item, a table cell, an inline-block tag or badge: "Organic</span><span class=tag>Handmade")
+  // or a margin, padding or border on that side ("Qty</span><span style='margin-left: 6px'>2").
+  // Markup alone ("sur<b>pri</b>se") parts nothing. Read once per element and snapshot.
+  let gapMemo = null;
+  function gapOf(c) {
+    let g = gapMemo !== null ? gapMemo.get(c) : undefined;
+    if (g !== undefined) return g;
+    const cs = getComputedStyle(c), d = cs.display;
+    if (d === 'none' || d === 'contents') g = 0;
+    else if (d !== 'inline') g = 3;
+    else {
+      const left = parseFloat(cs.marginLeft) > 0 || parseFloat(cs.paddingLeft) > 0 || parseFloat(cs.borderLeftWidth) > 0;
+      const right = parseFloat(cs.marginRight) > 0 || parseFloat(cs.paddingRight) > 0 || parseFloat(cs.borderRightWidth) > 0;
+      const rtl = cs.direction === 'rtl';
+      g = ((rtl ? right : left) ? 1 : 0) | ((rtl ? left : right) ? 2 : 0);
+    }
+    if (gapMemo !== null) gapMemo.set(c, g);
+    return g;
   }
   function text(el, max, forName) {
     tOut = ''; tMax = max; tName = forName; tWatch = false;
@@ -1679,7 +1698,7 @@ function (KEY) {
       for (let pass = 0; pass < 2; pass++) {
         snapID++; stale = false; volatile = false;
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
-        els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
+        els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); gapMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
         recEl = []; recK = []; recV = [];
         walkDocs = [document]; walkRoots = []; lateTags = []; lateSeen = new Map();
         listen(document);
@@ -1701,7 +1720,7 @@ function (KEY) {
       return str(location.href) + str(document.title) + rest;
     } finally {
       itemSigs = itemUps = itemOf = itemGroups = described = lateSeen = null;
-      tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
+      tokens = texts = els = rows = idCount = headings = hdrMemo = gapMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   }
 

@@ -1,0 +1,18 @@
+package semantic
+
+import "testing"
+
+// TestResolve_GluedChildTexts: a control whose text is made of boxes with no whitespace between
+// them (a count badge after a folder's name, a step's number circle, a mail row's sender, subject
+// and label, as frameworks write them) reads with its words apart: "the Signature step" is not
+// lost in "2Signature", nor "the invoice email" in "dana@fieldnotes.ioinvoice attachedWork".
+func TestResolve_GluedChildTexts(t *testing.T) {
+	runResolveCases(t, "s25-snap-mail.html", []resolveCase{
+		{"the Drafts folder", IntentAny, "", "f5"},
+		{"the Signature step", IntentAny, "", "s2"},
+		{"the Theme step", IntentAny, "", "s3"},
+		{"the open house email", IntentAny, "", "m4"},
+		{"the invoice email", IntentAny, "", "m6"},
+		{"the security alert email", IntentAny, "", "m7"},
+	})
+}
