@@ -16,3 +16,13 @@ func TestResolve_GluedChildTexts(t *testing.T) {
 		{"the security alert email", IntentAny, "", "m7"},
 	})
 }
+
+// TestResolve_WhiteMeansWhite: "the white button" is the clearly white one, not an unstyled
+// button in the browser's light grey face; "the grey button" the light grey one (#e5e7eb).
+func TestResolve_WhiteMeansWhite(t *testing.T) {
+	runResolveCases(t, "s25-snap-look.html", []resolveCase{
+		{"the white button", IntentClick, "", "act2"},
+		{"click the white button in billing", IntentClick, "", "act2"},
+		{"the grey button", IntentClick, "", "act3"},
+	})
+}

@@ -8,13 +8,14 @@ import (
 // TestSnap_Color: controls, headings and banners carry a coarse name of the colour they show:
 // their background's (named colours, hex, rgb), else their text's when it is a clear hue, else
 // white for a white background (navy text on white is a white button); none for a gradient,
-// dark text on a clear background, or an element that is not a control.
+// the browser's own light grey of an unstyled button, dark text on a clear background, or an
+// element that is not a control.
 func TestSnap_Color(t *testing.T) {
 	_, s := snapFixture(t, "s24-look-colors.html")
 	for _, c := range []struct{ id, color string }{
 		{"cancel", "red"}, {"pay", "green"}, {"save", "blue"}, {"gift", "yellow"}, {"help", "black"},
 		{"back", "grey"}, {"coupon", "blue"}, {"upgrade", ""}, {"terms", "purple"}, {"wish", "pink"},
-		{"edit", ""}, {"plain", "white"}, {"navy", "white"}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
+		{"edit", ""}, {"plain", ""}, {"navy", "white"}, {"named", "red"}, {"rgba", "blue"}, {"promo", "orange"},
 		{"warn-heading", "red"}, {"title", ""}, {"logo", "blue"},
 	} {
 		if e := byID(s, c.id); e == nil || e.Color != c.color {
@@ -40,7 +41,7 @@ func TestSnap_ColorChange(t *testing.T) {
 		{"a class swapped", `() => { const b = document.getElementById('pay'); b.classList.replace('btn-success', 'btn-danger'); }`, "pay", "red"},
 		{"a style set", `() => { document.getElementById('edit').style.backgroundColor = 'rgb(124, 58, 237)'; }`, "edit", "purple"},
 		{"a parent's class that restyles a child", `() => { document.querySelector('main').classList.add('x'); const st = document.createElement('style'); st.textContent = 'main.x #plain { color: #ea580c }'; document.head.append(st); }`, "plain", "orange"},
-		{"a style removed", `() => { document.getElementById('named').removeAttribute('style'); }`, "named", "white"},
+		{"a style removed", `() => { document.getElementById('named').removeAttribute('style'); }`, "named", ""},
 	}
 	for _, st := range steps {
 		s := snapAcross(ctx, t, p, st.what, st.js)
@@ -145,6 +146,21 @@ func TestReadMessage_ColorPatch(t *testing.T) {
 	for i := 0; i < len(patch); i++ {
 		if _, _, err := readMessage(patch[:i], b); err == nil {
 			t.Errorf("cut at %d: no error", i)
+		}
+	}
+}
+
+// TestSnap_ColorWhiteIsWhite: white is a clearly white background (#f5f5f5 up: #f8f9fa is); light
+// greys (#e5e7eb) are grey; an unstyled button's face (the browser's buttonface, which nobody
+// chose) has no colour.
+func TestSnap_ColorWhiteIsWhite(t *testing.T) {
+	_, s := snapFixture(t, "s25-snap-look.html")
+	for _, c := range []struct{ id, color string }{
+		{"act1", ""}, {"act5", ""}, {"act2", "white"}, {"billing-title", "white"},
+		{"act3", "grey"}, {"act4", "black"}, {"cookie-reject", ""},
+	} {
+		if e := byID(s, c.id); e == nil || e.Color != c.color {
+			t.Errorf("#%s: %+v, want colour %q", c.id, e, c.color)
 		}
 	}
 }

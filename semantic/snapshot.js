@@ -1104,12 +1104,14 @@ function (KEY) {
   // colorOf is a coarse name of the colour an element shows (see Element.Color): its
   // background's when that is opaque enough and not white, else its text's when that is a
   // clear hue (blue link text), else white for a white background; '' for a gradient or image
-  // background, and for dark text on a clear background.
+  // background, for dark text on a clear background, and for the browser's own button face
+  // (an unstyled button's light grey, which no one chose: "the white button" is not it).
   // A style read: it changes with classes and style, which remeasure reads again (kind 13).
   function colorOf(el) {
     const cs = getComputedStyle(el);
     if (cs.backgroundImage !== 'none') return ''; // a gradient or an image: many colours
-    const bg = colorName(cs.backgroundColor);
+    const bgc = cs.backgroundColor;
+    const bg = bgc === BUTTONFACE ? '' : colorName(bgc);
     if (bg && bg !== 'white') return bg;
     const fg = colorName(cs.color, true);
     return fg || bg;
@@ -1119,6 +1121,8 @@ function (KEY) {
   // Text names a colour only when it is a clear hue, not dark: navy text on a white button
   // reads as a white button, a blue link as blue.
   const colorNames = new Map(), textColorNames = new Map();
+  // BUTTONFACE is Chromium's default button background (the buttonface system colour).
+  const BUTTONFACE = 'rgb(239, 239, 239)';
   function colorName(c, text) {
     const memo = text ? textColorNames : colorNames;
     let n = memo.get(c);
@@ -1131,7 +1135,8 @@ function (KEY) {
     const r = +m[1] / 255, g = +m[2] / 255, b = +m[3] / 255;
     const hi = Math.max(r, g, b), lo = Math.min(r, g, b), chroma = hi - lo, l = (hi + lo) / 2;
     if (text && (l < 0.36 || chroma < 0.3)) return '';
-    if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.86 ? 'white' : 'grey';
+    // White is a clearly white one (#f5f5f5 up); #eee and the like are light grey.
+    if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.95 ? 'white' : 'grey';
     if (l > 0.9) return 'white'; // a faint tint: a white card
     let h = hi === r ? ((g - b) / chroma + 6) % 6 : hi === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     h *= 60;
