@@ -276,6 +276,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
 	ps := prepare(s)
 	wordsInContext(ps, p)
+	bannerIsHeader(ps, p)
 	colorSaid(ps, p)
 	topicItemLink(p, intent)
 	initialNumbers(ps, p)

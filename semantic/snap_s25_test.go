@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -91,6 +92,42 @@ func TestSnap_GluedChildTexts(t *testing.T) {
 	} {
 		if e := byID(c.s, c.id); e == nil || e.Text != c.text {
 			t.Errorf("#%s: %+v, want text %q", c.id, e, c.text)
+		}
+	}
+}
+
+// TestSnap_Strips: a promo, announcement or cookie strip (by a class or id that ends with
+// "banner", "announcement-bar", "cookie-banner"...) is kept with its colour, and what is in it has
+// the context "banner"; a part of one ("banner__title") is none, nor is the header landmark.
+func TestSnap_Strips(t *testing.T) {
+	_, s := snapFixture(t, "s25-snap-look.html")
+	for _, c := range []struct{ id, color, ctx string }{
+		{"promo-strip", "yellow", "banner"},
+		{"promo-close", "", "banner"},
+		{"cookie-strip", "blue", "banner Cookie consent"},
+		{"cookie-accept", "green", "banner Cookie consent"},
+	} {
+		if e := byID(s, c.id); e == nil || e.Color != c.color || !strings.HasPrefix(e.Context, c.ctx) {
+			t.Errorf("#%s: %+v, want colour %q and context %q", c.id, e, c.color, c.ctx)
+		}
+	}
+	// A class that makes a strip, or unmakes one, is seen by the next snapshot (a walk: rows
+	// and contexts change), which equals a fresh one.
+	ctx := context.Background()
+	p, _ := snapFixture(t, "s25-snap-look.html")
+	s2 := snapAcross(ctx, t, p, "a tip made a banner", `() => document.querySelector('.tip').classList.add('promo-banner')`)
+	if e := byID(s2, "tip-close"); e == nil || !strings.HasPrefix(e.Context, "banner promo banner") {
+		t.Errorf("#tip-close after its card became a banner: %+v", e)
+	}
+	snapAcross(ctx, t, p, "a banner's class changed", `() => document.getElementById('promo-strip').className = 'notice'`)
+	s3 := snapAcross(ctx, t, p, "a banner no more", `() => document.querySelector('.tip').classList.remove('promo-banner')`)
+	if e := byID(s3, "tip-close"); e == nil || strings.Contains(e.Context, "banner") {
+		t.Errorf("#tip-close after its card was a banner no more: %+v", e)
+	}
+	_, h := snapFixture(t, "s25-snap-header.html")
+	for _, e := range h.Elements {
+		if strings.Contains(e.Context, "banner") {
+			t.Errorf("%s #%s: context %q", e.Tag, e.IDAttr, e.Context)
 		}
 	}
 }

@@ -263,14 +263,15 @@ function (KEY) {
   }
 
   // Landmark/fieldset/dialog label (each element is visited once: no memo needed).
-  function containerLabel(el, tag, role) {
-    let kind = LANDMARK_ROLES[role];
+  function containerLabel(el, tag, role, strip) {
+    let kind = strip ? 'banner' : LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
     if (kind === undefined) return null;
     let l = el.getAttribute('aria-label') || byIDs(el, 'aria-labelledby');
     if (!l && tag === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) l = text(lg, 80, false); }
     if (!l && tag === 'TABLE') { const cp = el.querySelector(':scope > caption'); if (cp) l = text(cp, 80, false); }
     if (!l && tag !== 'TABLE') { const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]'); if (h) l = text(h, 80, false); }
+    if (!l && strip) l = stripWords(el); // "the announcement banner": its class says what it is
     return ws((kind + ' ' + (l || '')));
   }
 
@@ -656,17 +657,19 @@ function (KEY) {
     const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
     const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
     const d = {sid: snapID, ha, role, type, keep: true, cl: null, clDyn: false, editRoot: false, fullRole: '', ariaLabel: '', title: '', alt: '', interactive: false, own: false, include: false, full: false,
-      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: '', current: '', opts: ''};
+      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: '', current: '', opts: '', strip: false};
     if (type === 'hidden') return d;
-    let kind = LANDMARK_ROLES[role];
+    d.strip = ha && isStrip(el, tag, role);
+    let kind = d.strip ? 'banner' : LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
     if (kind !== undefined) {
       d.clDyn = ha && el.hasAttribute('aria-labelledby') && !el.getAttribute('aria-label');
-      if (!d.clDyn) d.cl = containerLabel(el, tag, role);
+      if (!d.clDyn) d.cl = containerLabel(el, tag, role, d.strip);
     }
     if (ha && el.hasAttribute('contenteditable')) { d.keep = false; d.editRoot = isEditableRoot(el); }
     const r = implicitRole(el, tag, type, d.editRoot);
-    const fullRole = d.fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : r;
+    // A strip without a role of its own is a region of the page ("the yellow banner").
+    const fullRole = d.fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : d.strip && r === 'text' ? 'region' : r;
     const ariaLabel = d.ariaLabel = ha ? el.getAttribute('aria-label') || '' : '';
     d.title = ha ? el.getAttribute('title') || '' : '';
     d.alt = ha && (tag === 'IMG' || tag === 'AREA' || type === 'image') ? (el.getAttribute('alt') || '') : '';
@@ -679,7 +682,7 @@ function (KEY) {
     // The element the page marks as the current one of a set (a page, a step) is kept whatever
     // else it is: a step made of a number block and a title block has no text of its own.
     d.current = ha ? currentOf(el.getAttribute('aria-current')) : '';
-    d.include = d.interactive || d.own || !!d.current || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
+    d.include = d.interactive || d.own || !!d.current || d.strip || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
       !!ariaLabel || tag === 'IMG' || tag === 'PROGRESS' || tag === 'METER' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
     return d;
   }
@@ -851,7 +854,8 @@ function (KEY) {
     if (type === 'hidden') return;
     if (modal && el === modal) covered = false;
 
-    const cl = d.clDyn ? containerLabel(el, tag, d.role) : d.cl;
+    const cl = d.clDyn ? containerLabel(el, tag, d.role, d.strip) : d.cl;
+    if (d.strip) strips.add(el);
     if (cl) ctxs = ctxs.concat([cl]);
     const fullRole = d.fullRole;
     if (tag === 'TD' || tag === 'TH' || ARIACELLS.has(fullRole)) cell = el;
@@ -920,10 +924,11 @@ function (KEY) {
       if (!disabled && control) { disabled = control.disabled; vd = recV.length; recEl.push(control); recK.push(10); recV.push(disabled); }
       let on = d.ariaOn, vc = -1;
       if (type === 'checkbox' || type === 'radio') { on = el.checked; vc = recV.length; recEl.push(el); recK.push(7); recV.push(on); }
-      // What colour it shows, for "the red button": controls, headings and banners only.
+      // What colour it shows, for "the red button": controls, headings and banners only
+      // ("the yellow banner": a promo or cookie strip too, see isStrip).
       // Its value slot (vco) lets a re-read recolour the row without a walk (see fromValues).
       let color = '', vco = -1;
-      if (interactive || isHeading || COLORED_ROLES.has(fullRole)) { color = colorOf(el); vco = recV.length; recEl.push(el); recK.push(13); recV.push(color); }
+      if (interactive || isHeading || d.strip || COLORED_ROLES.has(fullRole)) { color = colorOf(el); vco = recV.length; recEl.push(el); recK.push(13); recV.push(color); }
       const editRoot = d.editRoot;
       const edBase = (textual && !el.readOnly) || editRoot;
       if (covered) sbits |= 1024;
@@ -1067,6 +1072,8 @@ function (KEY) {
   // else, and a full walk is taken.
   let recEl = [], recK = [], recV = [], recOK = false, newV = null;
   let lastEls = null, lastRows = null, lastRest = '', lastModal = null;
+  // strips are the strips (see isStrip) the walk met; lastStrips those of the last walk.
+  let strips = null, lastStrips = new Set();
   let lastItemOf = null, lastItemSigs = null, lastItemUps = null, lastItemGroups = null;
   // rekinded lists the items whose kind reclass changed (see rekind), for the patch that says so;
   // retokDue is set when a patch said so, so the next body written numbers its tokens again.
@@ -1101,6 +1108,32 @@ function (KEY) {
   // COLORED_ROLES are the roles besides controls and headings whose colour the snapshot
   // records: banners and alerts are described by it ("the red alert", "the orange banner").
   const COLORED_ROLES = new Set(['alert', 'status', 'banner', 'alertdialog']);
+  // STRIP is a class or id that ends with what a promo, announcement or cookie strip is called
+  // ("cn-banner", "announcement-bar", "promo-strip", "cookie-consent", "siteNotice", a BEM
+  // modifier after it): what users call "the banner" (not the header landmark, ARIA's banner).
+  // "banner__title" and "banner-image" are parts of one, not one.
+  const STRIP = /(?:^|\s)(?:[\w-]*[-_])?(?:banner|announcement|announcement-bar|promo-(?:bar|strip|banner)|site-?notice|notice-bar|cookie-(?:banner|bar|notice|consent)|alert-bar|notification-bar)(?:--[\w-]+)?(?=\s|$)/i;
+  const STRIPTAGS = new Set(['DIV', 'SECTION', 'ASIDE', 'P']);
+  // A strip's role, if any, says it is an alert, a status or a region, not a landmark.
+  const STRIPROLES = new Set(['', 'region', 'alert', 'status', 'note']);
+  // isStrip tells whether el (tag, role: its first ARIA role) is a promo, announcement or
+  // cookie strip by its class or id (see STRIP): kept with its colour ("the yellow banner at the
+  // top"), and what is in it has the context "banner" ("close the banner").
+  function isStrip(el, tag, role) {
+    if (!(STRIPTAGS.has(tag) || customTag(tag)) || !STRIPROLES.has(role)) return false;
+    return STRIP.test(el.getAttribute('class') || '') || STRIP.test(el.id);
+  }
+  // stripWords are the words of the class or id that makes el a strip ("announcement-bar" is
+  // "announcement bar").
+  function stripWords(el) {
+    const m = STRIP.exec(el.getAttribute('class') || '') || STRIP.exec(el.id);
+    return m ? m[0].replace(/[-_\s]+/g, ' ').trim() : '';
+  }
+  // stripNow is isStrip of el as its attributes are now (see reclass).
+  function stripNow(el) {
+    const r = el.getAttribute('role');
+    return isStrip(el, el.tagName, r ? r.trim().split(/\s+/)[0].toLowerCase() : '');
+  }
   // colorOf is a coarse name of the colour an element shows (see Element.Color): its
   // background's when that is opaque enough and not white, else its text's when that is a
   // clear hue (blue link text), else white for a white background; '' for a gradient or image
@@ -1533,6 +1566,7 @@ function (KEY) {
       const checked = new Set();
       const at = new Map(lastEls.map((e, i) => [e, i])); // one pass, not an indexOf per change
       for (const e of classed) {
+        if (lastStrips.has(e) || stripNow(e)) return -1; // a strip's row, context and its words
         const p = e.parentNode;
         if (itemTag(e.tagName) && !checked.has(p)) {
           checked.add(p);
@@ -1704,7 +1738,7 @@ function (KEY) {
         snapID++; stale = false; volatile = false;
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
         els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); gapMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
-        recEl = []; recK = []; recV = [];
+        recEl = []; recK = []; recV = []; strips = new Set();
         walkDocs = [document]; walkRoots = []; lateTags = []; lateSeen = new Map();
         listen(document);
         countIDs(document);
@@ -1719,7 +1753,7 @@ function (KEY) {
       // A walk that met a new shadow root twice, or elements whose derived data is not kept,
       // is never replayed.
       recOK = !stale && !volatile && !dirty;
-      lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal;
+      lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal; lastStrips = strips;
       lastItemOf = itemOf; lastItemSigs = itemSigs; lastItemUps = itemUps; lastItemGroups = itemGroups;
       if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; } else { settleSetup(); settleVals = lastSig = signals(); }
       return str(location.href) + str(document.title) + rest;
