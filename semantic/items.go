@@ -288,6 +288,7 @@ func neighbourInLine(s *Snapshot, p *Parsed, desc string, ok []scored) (scored, 
 	if a < 0 {
 		return scored{}, "", false
 	}
+	a = namerWithin(s, ok, a, named)
 	e := ok[a].Element
 	for k, n := e.ID+side, 0; k >= 0 && k < len(s.Elements) && n < 400; k, n = k+side, n+1 {
 		if o := &s.Elements[k]; alike(o, e) && o.Visible && inOneLine(s, o, e) {
@@ -297,6 +298,19 @@ func neighbourInLine(s *Snapshot, p *Parsed, desc string, ok []scored) (scored, 
 		}
 	}
 	return scored{}, "", false
+}
+
+// namerWithin is, of the candidates in ok that say all of named, the innermost inside ok[a]'s
+// element, or a: a stop's line "Peterborough 09:58" is named by its link "Peterborough", whose
+// look-alikes are the other stops' links.
+func namerWithin(s *Snapshot, ok []scored, a int, named []string) int {
+	best := a
+	for i := range ok {
+		if i != best && isAncestor(s, ok[best].Element.ID, ok[i].Element.ID) && containsAll(ownWordsOf(ok[i].Element), named) {
+			best = i
+		}
+	}
+	return best
 }
 
 // inOneLine reports whether look-alikes a and b stand in one line: siblings, or each in one of

@@ -277,6 +277,7 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	valueWordsNameAField(p, intent)
 	ps := prepare(s)
 	wordsInContext(ps, p)
+	bannerIsHeader(ps, p)
 	colorSaid(ps, p)
 	topicItemLink(p, intent)
 	initialNumbers(ps, p)

@@ -79,12 +79,14 @@ type Element struct {
 	// line: at most 50, each whitespace-collapsed and capped at 60 characters. One string, as
 	// Context is, so that Element stays comparable.
 	Options string `json:"options,omitempty"`
-	// Color is a coarse name of the colour a control, heading or banner shows: "red",
-	// "orange", "yellow", "green", "blue", "purple", "pink", "grey", "black" or "white". Its
-	// background's when that is opaque and not white, else its text's when that is a clear hue
-	// (a white button with blue text is blue), else "white" for a white background; empty for a
-	// gradient or image background, dark text on a clear background, and other elements. What
-	// a user sees: "the red button", "the green Save button".
+	// Color is a coarse name of the colour a control, heading or banner (an alert, a status, a
+	// promo or cookie strip) shows: "red", "orange", "yellow", "green", "blue", "purple",
+	// "pink", "grey", "black" or "white". Its background's when that is opaque and not white,
+	// else its text's when that is a clear hue (a white button with blue text is blue), else
+	// "white" for a clearly white background (#f5f5f5 and lighter; light greys are "grey");
+	// empty for a gradient or image background, an unstyled button's browser face, dark text
+	// on a clear background, and other elements. What a user sees: "the red button", "the
+	// green Save button".
 	Color string `json:"color,omitempty"`
 	// Covered is true when an open modal dialog sits over the element (it is outside the modal).
 	Covered bool `json:"covered,omitempty"`

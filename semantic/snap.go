@@ -26,7 +26,7 @@ var snapshotJS string
 
 // snapFn is the property of the window[windowKey] object that snapshot.js installs the snapshot
 // function under; its name carries the wire format's version.
-const snapFn = "snapW9"
+const snapFn = "snapW10"
 
 // snapExpr takes a snapshot with the installed function, or evaluates to 0 when the document has
 // none yet (a new page, or it navigated). The function is told which snapshot of the page the

@@ -94,7 +94,7 @@ func (c *baseCache) put(key string, b *snapBase) {
 // errNoBase: the page sent a difference from a snapshot the caller does not hold.
 var errNoBase = errors.New("difference from an unknown snapshot")
 
-// readMessage decodes the page's answer to snapW9 (see snapshot.js):
+// readMessage decodes the page's answer to snapW10 (see snapshot.js):
 //
 //	"F" doc (string) gen body: a whole snapshot of document doc.
 //	"D" gen p s rest: the body is the first p and the last s UTF-16 code units of base's body
@@ -174,7 +174,7 @@ func readMessage(msg string, base *snapBase) (*snapBase, *Snapshot, error) {
 func tenths(v float64, d int) float64 { return float64(int(math.Round(v*10))+d) / 10 }
 
 // applyPatches reads a patch (see patchRows in snapshot.js) to old from r, which must end with
-// it: the snapshot old was with some elements' state (bits, box, text, value, class) changed,
+// it: the snapshot old was with some elements' state (bits, box, text, value, class, colour) changed,
 // and some items' kinds (a class change that made a selected card's kind "li.selected@3").
 // When nothing changed, old's elements and the ranker's work on them are shared.
 func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
@@ -236,6 +236,9 @@ func applyPatches(r *wireReader, old *Snapshot, gen int) (*Snapshot, error) {
 		}
 		if what&4 != 0 {
 			e.Class = r.str()
+		}
+		if what&8 != 0 {
+			e.Color = r.str() // recoloured by a class or a style (see patchRows)
 		}
 	}
 	kinds, err := readKinds(r, len(old.Elements)+len(old.Containers))

@@ -13,7 +13,7 @@
 // the observer saw nothing that could change more and a re-read of everything the walk read from
 // layout, style and form state proves it (see remeasure); otherwise the page is walked again. A
 // page that nothing restyled or moved since (see measureAgain) skips most of that re-read.
-// snapW9(doc, gen) takes a snapshot: see the message below. snapW9(0, 0, true) derives
+// snapW10(doc, gen) takes a snapshot: see the message below. snapW10(0, 0, true) derives
 // everything again and walks the page (for tests).
 //
 // The snapshot is one compact string (the "wire" format, decoded by decodeWire in snap.go): CDP
@@ -30,7 +30,7 @@
 //            near and cheap.
 //   snapshot: gen, url (string), title (string), count, then count elements; the body is the
 //            snapshot without its gen.
-//   message: what snapW9(doc, gen) returns: "F", the document's id (string, random per document),
+//   message: what snapW10(doc, gen) returns: "F", the document's id (string, random per document),
 //            gen, body; or, when doc and gen are those of the last message sent, "D", gen, then
 //            the length of the body's prefix and suffix that the last body has too (numbers, in
 //            UTF-16 code units, never splitting a surrogate pair), then the rest of the body; or,
@@ -59,8 +59,8 @@ function (KEY) {
     store = {gen: 0, snaps: new Map()};
     Object.defineProperty(window, KEY, {value: store, enumerable: false, configurable: true, writable: false});
   }
-  if (!store.snapW9) store.snapW9 = install(store);
-  return store.snapW9();
+  if (!store.snapW10) store.snapW10 = install(store);
+  return store.snapW10();
 
   function install(store) {
   const MAXN = 200, MAXT = 300, MAXDEPTH = 512;
@@ -148,15 +148,17 @@ function (KEY) {
       if (tag === 'IMG') { tOut += ' ' + (c.getAttribute('alt') || '') + ' '; return; }
     } else if (tWatch && (tag === 'IMG' || c.getAttribute('aria-label'))) tSpecial = true;
     if (tag === 'svg' || tag === 'SVG' || tag === 'SELECT' || tag === 'TEXTAREA') return;
-    // An inline tag laid out as a block parts words too ("Thu<small>Jun 19</small>" with small
-    // display:block reads "Thu Jun 19"): its style is read only where words would run together.
-    const block = !INLINE.has(tag) || wordEnd(tOut) && laidOutAsBlock(c);
-    if (block) tOut += ' ';
+    // An inline tag in a box of its own parts words too ("Thu<small>Jun 19</small>" with small
+    // display:block reads "Thu Jun 19"; see gapOf): its style is read only where words would
+    // run together.
+    const inline = INLINE.has(tag), block = !inline || wordEnd(tOut) && gapOf(c) === 3;
+    if (block || inline && wordEnd(tOut) && (gapOf(c) & 1)) tOut += ' ';
     const sr = c.shadowRoot;
     if (sr) { if (!watched.has(sr)) watchRoot(sr, c); tWalk(sr); } else tWalk(c);
     // Words run together after it too: a stat tile's "<b>318</b>Calories" with b laid out as a
-    // block reads "318 Calories".
-    if (block || wordEnd(tOut) && wordStart(c.nextSibling) && laidOutAsBlock(c)) tOut += ' ';
+    // block reads "318 Calories"; "<span class=qty-label>Qty</span><span class=qty>2</span>"
+    // with a margin between reads "Qty 2".
+    if (block || wordEnd(tOut) && wordStart(c.nextSibling) && (gapOf(c) & 2)) tOut += ' ';
   }
   function wordStart(n) {
     const t = !n ? '' : n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent : '';
@@ -168,9 +170,26 @@ function (KEY) {
     const ch = t.charCodeAt(n - 1);
     return ch > 127 ? /[\p{L}\p{N}]/u.test(t[n - 1]) : (ch >= 48 && ch <= 57) || ((ch | 32) >= 97 && (ch | 32) <= 122);
   }
-  function laidOutAsBlock(c) {
-    const d = getComputedStyle(c).display;
-    return d !== 'none' && d !== 'contents' && !d.startsWith('inline');
+  // gapOf tells which sides of an inline tag's box are apart from the text around it, though no
+  // whitespace parts them (1 before, 2 after, 3 both): a box of its own (a block, a flex or grid
+  // item, a table cell, an inline-block tag or badge: "Organic</span><span class=tag>Handmade")
+  // or a margin, padding or border on that side ("Qty</span><span style='margin-left: 6px'>2").
+  // Markup alone ("sur<b>pri</b>se") parts nothing. Read once per element and snapshot.
+  let gapMemo = null;
+  function gapOf(c) {
+    let g = gapMemo !== null ? gapMemo.get(c) : undefined;
+    if (g !== undefined) return g;
+    const cs = getComputedStyle(c), d = cs.display;
+    if (d === 'none' || d === 'contents') g = 0;
+    else if (d !== 'inline') g = 3;
+    else {
+      const left = parseFloat(cs.marginLeft) > 0 || parseFloat(cs.paddingLeft) > 0 || parseFloat(cs.borderLeftWidth) > 0;
+      const right = parseFloat(cs.marginRight) > 0 || parseFloat(cs.paddingRight) > 0 || parseFloat(cs.borderRightWidth) > 0;
+      const rtl = cs.direction === 'rtl';
+      g = ((rtl ? right : left) ? 1 : 0) | ((rtl ? left : right) ? 2 : 0);
+    }
+    if (gapMemo !== null) gapMemo.set(c, g);
+    return g;
   }
   function text(el, max, forName) {
     tOut = ''; tMax = max; tName = forName; tWatch = false;
@@ -244,14 +263,15 @@ function (KEY) {
   }
 
   // Landmark/fieldset/dialog label (each element is visited once: no memo needed).
-  function containerLabel(el, tag, role) {
-    let kind = LANDMARK_ROLES[role];
+  function containerLabel(el, tag, role, strip) {
+    let kind = strip ? 'banner' : LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
     if (kind === undefined) return null;
     let l = el.getAttribute('aria-label') || byIDs(el, 'aria-labelledby');
     if (!l && tag === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) l = text(lg, 80, false); }
     if (!l && tag === 'TABLE') { const cp = el.querySelector(':scope > caption'); if (cp) l = text(cp, 80, false); }
     if (!l && tag !== 'TABLE') { const h = el.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]'); if (h) l = text(h, 80, false); }
+    if (!l && strip) l = stripWords(el); // "the announcement banner": its class says what it is
     return ws((kind + ' ' + (l || '')));
   }
 
@@ -637,17 +657,19 @@ function (KEY) {
     const role = roleAttr ? roleAttr.trim().split(/\s+/)[0].toLowerCase() : '';
     const type = ha && tag === 'INPUT' ? (el.getAttribute('type') || '').toLowerCase() : '';
     const d = {sid: snapID, ha, role, type, keep: true, cl: null, clDyn: false, editRoot: false, fullRole: '', ariaLabel: '', title: '', alt: '', interactive: false, own: false, include: false, full: false,
-      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: '', current: '', opts: ''};
+      formControl: false, textual: false, isSVG: false, svgName: '', placeholder: '', t: '', tRaw: MAXN, special: true, tn: null, href: '', cls: '', na: null, id: '', tid: null, ariaDisabled: false, ariaOn: false, ariaValue: '', labelledby: false, tip: '', icon: '', current: '', opts: '', strip: false};
     if (type === 'hidden') return d;
-    let kind = LANDMARK_ROLES[role];
+    d.strip = ha && isStrip(el, tag, role);
+    let kind = d.strip ? 'banner' : LANDMARK_ROLES[role];
     if (kind === undefined) kind = LANDMARKS[tag];
     if (kind !== undefined) {
       d.clDyn = ha && el.hasAttribute('aria-labelledby') && !el.getAttribute('aria-label');
-      if (!d.clDyn) d.cl = containerLabel(el, tag, role);
+      if (!d.clDyn) d.cl = containerLabel(el, tag, role, d.strip);
     }
     if (ha && el.hasAttribute('contenteditable')) { d.keep = false; d.editRoot = isEditableRoot(el); }
     const r = implicitRole(el, tag, type, d.editRoot);
-    const fullRole = d.fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : r;
+    // A strip without a role of its own is a region of the page ("the yellow banner").
+    const fullRole = d.fullRole = role && role !== 'presentation' && role !== 'none' && role !== 'generic' ? role : d.strip && r === 'text' ? 'region' : r;
     const ariaLabel = d.ariaLabel = ha ? el.getAttribute('aria-label') || '' : '';
     d.title = ha ? el.getAttribute('title') || '' : '';
     d.alt = ha && (tag === 'IMG' || tag === 'AREA' || type === 'image') ? (el.getAttribute('alt') || '') : '';
@@ -660,7 +682,7 @@ function (KEY) {
     // The element the page marks as the current one of a set (a page, a step) is kept whatever
     // else it is: a step made of a number block and a title block has no text of its own.
     d.current = ha ? currentOf(el.getAttribute('aria-current')) : '';
-    d.include = d.interactive || d.own || !!d.current || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
+    d.include = d.interactive || d.own || !!d.current || d.strip || TEXTTAGS.has(tag) || (role && role !== 'presentation' && role !== 'none') ||
       !!ariaLabel || tag === 'IMG' || tag === 'PROGRESS' || tag === 'METER' || ((tag === 'svg' || tag === 'SVG') && !!(ariaLabel || el.querySelector('title')));
     return d;
   }
@@ -771,8 +793,9 @@ function (KEY) {
   // rowState puts a row's element bits and box in tenths of a pixel, for the state read, in
   // sb, sx, sy, sw, sh (no object per row: emit runs for every element of every snapshot).
   let sb = 0, sx = 0, sy = 0, sw = 0, sh = 0;
-  function rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
+  function rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t, color) {
     let bits = r.sbits;
+    if (color) bits |= 33554432;
     if (!(rw > 0 && rh > 0 && vis)) bits |= 64;
     if (disabled) bits |= 128;
     if (on) bits |= 512;
@@ -782,21 +805,21 @@ function (KEY) {
     if (value) bits |= 32768;
     sb = bits; sx = Math.round((rx + r.ox) * 10); sy = Math.round((ry + r.oy) * 10); sw = Math.round(rw * 10); sh = Math.round(rh * 10);
   }
-  // keepSent records on a row what was sent of it (rowState's, the text and the value): the
-  // base of a patch (see patchRows).
-  function keepSent(r, value, t) {
-    r.eb = sb; r.ex = sx; r.ey = sy; r.ew = sw; r.eh = sh; r.et = t; r.ev = value; r.ec = r.cls;
+  // keepSent records on a row what was sent of it (rowState's, the text, the value and the
+  // colour): the base of a patch (see patchRows).
+  function keepSent(r, value, t, color) {
+    r.eb = sb; r.ex = sx; r.ey = sy; r.ew = sw; r.eh = sh; r.et = t; r.ev = value; r.ec = r.cls; r.eco = color;
   }
   // fromValues calls f with a row's state as the values V (what recV logs) say, as emit takes it.
   function fromValues(r, V, f) {
     const j = r.vr, t = r.vs >= 0 ? V[r.vs] : r.t;
     const value = r.vx >= 0 ? valueText(r.pwd, V[r.vx]) : r.vs >= 0 ? t : r.av;
-    f(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t);
+    f(r, V[j], V[j + 1], V[j + 2], V[j + 3], r.vv >= 0 && V[r.vv], (r.vd >= 0 && V[r.vd]) || r.ariaDis, r.vc >= 0 ? V[r.vc] : r.ariaOn, value, t, r.vco >= 0 ? V[r.vco] : '');
   }
   // emit writes a row (an element) with the state read, and keeps what it sent.
-  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t) {
-    rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t);
-    keepSent(r, value, t);
+  function emit(r, rx, ry, rw, rh, vis, disabled, on, value, t, color) {
+    rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t, color);
+    keepSent(r, value, t, color);
     const bits = sb, name = r.name, x = sx, y = sy, w = sw, h = sh;
     let o = u(bits) + r.head + z(x - px) + z(y - py) + z(w - pw) + z(h - ph) + txt(name);
     px = x; py = y; pw = w; ph = h;
@@ -817,7 +840,7 @@ function (KEY) {
     if (bits & 4194304) o += r.itemTok;
     if (bits & 8388608) o += txt(r.cur);
     if (bits & 16777216) o += txt(r.opts);
-    if (bits & 33554432) o += txt(r.color);
+    if (bits & 33554432) o += txt(color);
     out += o;
   }
 
@@ -831,7 +854,8 @@ function (KEY) {
     if (type === 'hidden') return;
     if (modal && el === modal) covered = false;
 
-    const cl = d.clDyn ? containerLabel(el, tag, d.role) : d.cl;
+    const cl = d.clDyn ? containerLabel(el, tag, d.role, d.strip) : d.cl;
+    if (d.strip) strips.add(el);
     if (cl) ctxs = ctxs.concat([cl]);
     const fullRole = d.fullRole;
     if (tag === 'TD' || tag === 'TH' || ARIACELLS.has(fullRole)) cell = el;
@@ -900,9 +924,11 @@ function (KEY) {
       if (!disabled && control) { disabled = control.disabled; vd = recV.length; recEl.push(control); recK.push(10); recV.push(disabled); }
       let on = d.ariaOn, vc = -1;
       if (type === 'checkbox' || type === 'radio') { on = el.checked; vc = recV.length; recEl.push(el); recK.push(7); recV.push(on); }
-      // What colour it shows, for "the red button": controls, headings and banners only.
-      let color = '';
-      if (interactive || isHeading || COLORED_ROLES.has(fullRole)) { color = colorOf(el); recEl.push(el); recK.push(13); recV.push(color); }
+      // What colour it shows, for "the red button": controls, headings and banners only
+      // ("the yellow banner": a promo or cookie strip too, see isStrip).
+      // Its value slot (vco) lets a re-read recolour the row without a walk (see fromValues).
+      let color = '', vco = -1;
+      if (interactive || isHeading || d.strip || COLORED_ROLES.has(fullRole)) { color = colorOf(el); vco = recV.length; recEl.push(el); recK.push(13); recV.push(color); }
       const editRoot = d.editRoot;
       const edBase = (textual && !el.readOnly) || editRoot;
       if (covered) sbits |= 1024;
@@ -976,7 +1002,6 @@ function (KEY) {
       if (item) sbits |= 4194304;
       if (d.current) sbits |= 8388608;
       if (d.opts) sbits |= 16777216;
-      if (color) sbits |= 33554432;
 
       const hd = cell && cell !== el ? colHeader(cell) : tag === 'TD' || fullRole === 'cell' || fullRole === 'gridcell' ? colHeader(el) : '';
       while (headings.length && !headings[headings.length - 1].scope.contains(el)) headings.pop();
@@ -988,18 +1013,18 @@ function (KEY) {
       const pu = u(parent < 0 ? 0 : idx - parent);
       const r = {
         sbits, head: tok(lower) + tok(fullRole) + pu + shapeTok(shape) + selw, ox, oy,
-        vr, vv, vd, av, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, pwd, nameDyn, t, name,
+        vr, vv, vd, av, ariaDis: d.ariaDisabled, vc, ariaOn: d.ariaOn, edBase, vs, vx, vco, pwd, nameDyn, t, name,
         href, cls: cls && cap(cls, 100), label: label && cap(label, MAXN), na: na && cap(na, 100), id: id && cap(id, 100),
         typeTok: type ? tok(type) : '', ph: placeholder && cap(ws(placeholder), MAXN), al: ariaLabel && cap(ws(ariaLabel), MAXN),
         ti: title && cap(ws(title), MAXN), alt: alt && cap(ws(alt), MAXN), tid: tid && cap(tid, 100),
         ctxTok: ctx !== null ? tok(ctx) : '',
         itemTok: item ? itemTokOf(item, itemSigs, itemUps) : '',
-        cur: d.current, opts: d.opts, color,
+        cur: d.current, opts: d.opts,
         // The values of the tokens, for when they are numbered again (see retok).
         lower, fullRole, pu, shape: shape.s, selw, type, ctx, item,
       };
       rows.push(r);
-      emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t);
+      emit(r, rect.x, rect.y, rw, rh, vis, disabled, on, value, t, color);
       if (name && (isHeading ? true : !interactive && !cell && own && titleLike(el, tag, name))) headings.push({text: cap(name, 80), scope: headingScope(el)});
     }
 
@@ -1035,11 +1060,11 @@ function (KEY) {
   // Replay. A snapshot is a function of the DOM (which the observer watches: any record at all
   // makes the page dirty), of the shadow roots and frame documents met, and of what the walk
   // reads from layout, style and form state (boxes, visibility, display, cursor, disabled,
-  // checked, value, selected option, frame offsets), all logged in order in recEl/recK/recV
+  // checked, value, selected option, colour, frame offsets), all logged in order in recEl/recK/recV
   // by the last full walk. When the DOM is clean and every logged read gives the same value
   // again, a new walk would make the same reads and decisions and say the same: the last
-  // snapshot's elements and body are reused. When only boxes, visibility and form state
-  // changed, and none in a way that changes which elements are walked (a box appearing or
+  // snapshot's elements and body are reused. When only boxes, visibility, form state and
+  // colours changed, and none in a way that changes which elements are walked (a box appearing or
   // vanishing, display, cursor, shadow roots, frames), the walk would meet the same elements
   // with the same DOM-derived data: their rows (see visit) are written again with the new
   // values (re-encoding). So are they after class changes, with the new classes and item
@@ -1047,6 +1072,8 @@ function (KEY) {
   // else, and a full walk is taken.
   let recEl = [], recK = [], recV = [], recOK = false, newV = null;
   let lastEls = null, lastRows = null, lastRest = '', lastModal = null;
+  // strips are the strips (see isStrip) the walk met; lastStrips those of the last walk.
+  let strips = null, lastStrips = new Set();
   let lastItemOf = null, lastItemSigs = null, lastItemUps = null, lastItemGroups = null;
   // rekinded lists the items whose kind reclass changed (see rekind), for the patch that says so;
   // retokDue is set when a patch said so, so the next body written numbers its tokens again.
@@ -1081,15 +1108,43 @@ function (KEY) {
   // COLORED_ROLES are the roles besides controls and headings whose colour the snapshot
   // records: banners and alerts are described by it ("the red alert", "the orange banner").
   const COLORED_ROLES = new Set(['alert', 'status', 'banner', 'alertdialog']);
+  // STRIP is a class or id that ends with what a promo, announcement or cookie strip is called
+  // ("cn-banner", "announcement-bar", "promo-strip", "cookie-consent", "siteNotice", a BEM
+  // modifier after it): what users call "the banner" (not the header landmark, ARIA's banner).
+  // "banner__title" and "banner-image" are parts of one, not one.
+  const STRIP = /(?:^|\s)(?:[\w-]*[-_])?(?:banner|announcement|announcement-bar|promo-(?:bar|strip|banner)|site-?notice|notice-bar|cookie-(?:banner|bar|notice|consent)|alert-bar|notification-bar)(?:--[\w-]+)?(?=\s|$)/i;
+  const STRIPTAGS = new Set(['DIV', 'SECTION', 'ASIDE', 'P']);
+  // A strip's role, if any, says it is an alert, a status or a region, not a landmark.
+  const STRIPROLES = new Set(['', 'region', 'alert', 'status', 'note']);
+  // isStrip tells whether el (tag, role: its first ARIA role) is a promo, announcement or
+  // cookie strip by its class or id (see STRIP): kept with its colour ("the yellow banner at the
+  // top"), and what is in it has the context "banner" ("close the banner").
+  function isStrip(el, tag, role) {
+    if (!(STRIPTAGS.has(tag) || customTag(tag)) || !STRIPROLES.has(role)) return false;
+    return STRIP.test(el.getAttribute('class') || '') || STRIP.test(el.id);
+  }
+  // stripWords are the words of the class or id that makes el a strip ("announcement-bar" is
+  // "announcement bar").
+  function stripWords(el) {
+    const m = STRIP.exec(el.getAttribute('class') || '') || STRIP.exec(el.id);
+    return m ? m[0].replace(/[-_\s]+/g, ' ').trim() : '';
+  }
+  // stripNow is isStrip of el as its attributes are now (see reclass).
+  function stripNow(el) {
+    const r = el.getAttribute('role');
+    return isStrip(el, el.tagName, r ? r.trim().split(/\s+/)[0].toLowerCase() : '');
+  }
   // colorOf is a coarse name of the colour an element shows (see Element.Color): its
   // background's when that is opaque enough and not white, else its text's when that is a
   // clear hue (blue link text), else white for a white background; '' for a gradient or image
-  // background, and for dark text on a clear background.
+  // background, for dark text on a clear background, and for the browser's own button face
+  // (an unstyled button's light grey, which no one chose: "the white button" is not it).
   // A style read: it changes with classes and style, which remeasure reads again (kind 13).
   function colorOf(el) {
     const cs = getComputedStyle(el);
     if (cs.backgroundImage !== 'none') return ''; // a gradient or an image: many colours
-    const bg = colorName(cs.backgroundColor);
+    const bgc = cs.backgroundColor;
+    const bg = bgc === BUTTONFACE ? '' : colorName(bgc);
     if (bg && bg !== 'white') return bg;
     const fg = colorName(cs.color, true);
     return fg || bg;
@@ -1099,6 +1154,8 @@ function (KEY) {
   // Text names a colour only when it is a clear hue, not dark: navy text on a white button
   // reads as a white button, a blue link as blue.
   const colorNames = new Map(), textColorNames = new Map();
+  // BUTTONFACE is Chromium's default button background (the buttonface system colour).
+  const BUTTONFACE = 'rgb(239, 239, 239)';
   function colorName(c, text) {
     const memo = text ? textColorNames : colorNames;
     let n = memo.get(c);
@@ -1111,7 +1168,8 @@ function (KEY) {
     const r = +m[1] / 255, g = +m[2] / 255, b = +m[3] / 255;
     const hi = Math.max(r, g, b), lo = Math.min(r, g, b), chroma = hi - lo, l = (hi + lo) / 2;
     if (text && (l < 0.36 || chroma < 0.3)) return '';
-    if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.86 ? 'white' : 'grey';
+    // White is a clearly white one (#f5f5f5 up); #eee and the like are light grey.
+    if (chroma < 0.16) return l < 0.22 ? 'black' : l > 0.95 ? 'white' : 'grey';
     if (l > 0.9) return 'white'; // a faint tint: a white card
     let h = hi === r ? ((g - b) / chroma + 6) % 6 : hi === g ? (b - r) / chroma + 2 : (r - g) / chroma + 4;
     h *= 60;
@@ -1158,7 +1216,7 @@ function (KEY) {
         case 9: v = selectText(el); break;
         case 10: v = el.disabled; break;
         case 12: v = rangeText(el); break;
-        case 13: if (colorOf(el) !== V[j]) return 2; continue;
+        case 13: v = colorOf(el); break;
         case 11: {
           let doc = null;
           try { doc = el.contentDocument; } catch (e) { /* cross-origin */ }
@@ -1315,6 +1373,23 @@ function (KEY) {
     return true;
   }
   function scopedStyle() { return sheetsOK(sheetScoped, scopedRules); }
+  // Rules that restyle an element's later siblings when its attributes change: a sibling
+  // combinator (a + b, a ~ b) or :nth-child(An+B of S). On a page with none of them (many pages
+  // have none; a framework's sheet often has some) an attribute restyles only what is under the
+  // element, and a class toggled on the first of 300 cards is read again in that card alone.
+  // Any "~" or "+" outside an :nth-*() argument counts (an attribute's ~= too: to be safe).
+  const sheetSibling = new WeakMap();
+  const SIBLING = /~|\+(?![\s\d]*\))|:nth-child\([^)]* of /;
+  function siblingFreeRules(rules, imports) {
+    for (const r of rules) {
+      if (r.type === 3) { imports.push(r); continue; }
+      if (r.selectorText && SIBLING.test(r.selectorText)) return false;
+      if (r.start !== undefined && SIBLING.test(String(r.start) + String(r.end))) return false; // @scope
+      if (r.cssRules && r.cssRules.length && !siblingFreeRules(r.cssRules, imports)) return false;
+    }
+    return true;
+  }
+  function siblingFree() { return sheetsOK(sheetSibling, siblingFreeRules); }
   // sheetOK tells whether rulesOK holds of the rules of sheet sh and of the sheets it imports,
   // cached in cache as [rule count, rulesOK of its own rules, its @import rules]: an imported
   // sheet that loads later changes no count of the sheet importing it, so it is looked at anew.
@@ -1342,17 +1417,17 @@ function (KEY) {
     return true;
   }
   // restyleScope is, after changes of attributes alone (restyled), the reads of style
-  // (visibility, display, cursor, disabled) of the elements they may restyle: the changed
-  // elements, their later siblings, and what is under them in the flat tree (shadow trees, and
-  // what a slot shows: inheritance follows it). null when that is not known: too many changes;
+  // (visibility, display, cursor, disabled, colour) of the elements they may restyle: the changed
+  // elements, their later siblings (unless no rule reaches them: siblingFree), and what is under
+  // them in the flat tree (shadow trees, and what a slot shows: inheritance follows it). null when that is not known: too many changes;
   // or since the last snapshot, something that restyles anything (a sheet, the viewport, a
   // load: signals), or user input on a page whose style follows it; or the page's rules reach
   // further (scopedStyle).
   function restyleScope(sig) {
     if (restyled === null || !restyled.size || lastSig === null || sig === null || !same(sig[0], lastSig[0])) return null;
     if (!same(sig[2], lastSig[2]) && !stillStyle() || !scopedStyle()) return null;
-    const tops = new Set();
-    for (const t of restyled) for (let e = t; e && !tops.has(e); e = e.nextElementSibling) tops.add(e);
+    const tops = new Set(), sibs = !siblingFree();
+    for (const t of restyled) for (let e = t; e && !tops.has(e); e = sibs ? e.nextElementSibling : null) tops.add(e);
     // Whether a node is under one of tops, remembered for every node on the way up.
     const memo = new Map(), path = [];
     const under = n => {
@@ -1369,6 +1444,7 @@ function (KEY) {
     };
     const E = recEl, only = [];
     for (const i of styleRecs) if (under(E[i])) only.push(i);
+    store.restyleReads = only.length; // tests see how far a restyle reached by it
     return only;
   }
   function sheetsOf(root, s) {
@@ -1490,6 +1566,7 @@ function (KEY) {
       const checked = new Set();
       const at = new Map(lastEls.map((e, i) => [e, i])); // one pass, not an indexOf per change
       for (const e of classed) {
+        if (lastStrips.has(e) || stripNow(e)) return -1; // a strip's row, context and its words
         const p = e.parentNode;
         if (itemTag(e.tagName) && !checked.has(p)) {
           checked.add(p);
@@ -1530,24 +1607,25 @@ function (KEY) {
   // of them (see emit), for a caller that holds the last snapshot: the count of rows that
   // changed, then for each the number of rows skipped before it, its bits, the change of its
   // box (each of x, y, w, h less the change of the row patched before it: a scroll that moves
-  // every box alike costs a few characters a row), what of its text, value and class changed
-  // (1, 2, 4) and those strings; then the count of items whose kind changed (see rekind) and for
+  // every box alike costs a few characters a row), what of its text, value, class and colour
+  // changed (1, 2, 4, 8) and those strings; then the count of items whose kind changed (see rekind) and for
   // each its number and new kind (a string). Neither the page nor the caller writes the body
   // again.
   function patchRows(V, kinds) {
     const R = lastRows;
     let o = '', n = 0, i = 0, last = -1, pdx = 0, pdy = 0, pdw = 0, pdh = 0;
-    const patch = (r, rx, ry, rw, rh, vis, disabled, on, value, t) => {
-      rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t);
-      const what = (t !== r.et ? 1 : 0) | (value !== r.ev ? 2 : 0) | (r.cls !== r.ec ? 4 : 0);
+    const patch = (r, rx, ry, rw, rh, vis, disabled, on, value, t, color) => {
+      rowState(r, rx, ry, rw, rh, vis, disabled, on, value, t, color);
+      const what = (t !== r.et ? 1 : 0) | (value !== r.ev ? 2 : 0) | (r.cls !== r.ec ? 4 : 0) | (color !== r.eco ? 8 : 0);
       if (!what && sb === r.eb && sx === r.ex && sy === r.ey && sw === r.ew && sh === r.eh) return;
       const dx = sx - r.ex, dy = sy - r.ey, dw = sw - r.ew, dh = sh - r.eh;
       o += u(i - last - 1) + u(sb) + z(dx - pdx) + z(dy - pdy) + z(dw - pdw) + z(dh - pdh) + u(what);
       if (what & 1) o += str(t || '');
       if (what & 2) o += str(value || '');
       if (what & 4) o += str(r.cls || '');
+      if (what & 8) o += str(color);
       pdx = dx; pdy = dy; pdw = dw; pdh = dh; last = i; n++;
-      keepSent(r, value, t);
+      keepSent(r, value, t, color);
     };
     for (; i < R.length; i++) fromValues(R[i], V, patch);
     o = u(n) + o + u(kinds.length);
@@ -1652,14 +1730,15 @@ function (KEY) {
       }
     }
     modal = m;
+    store.walks = (store.walks || 0) + 1; // tests tell a walk from a replay by it
     dirty = false; recOK = false; classed.clear(); settleVals = lastSig = null; restyled = new Set();
     if (nShapes > 20000) { shapeRoot = newShape('body'); nShapes = 0; }
     try {
       for (let pass = 0; pass < 2; pass++) {
         snapID++; stale = false; volatile = false;
         tokens = new Map(); nTokens = 0; texts = new Map(); nTexts = 0; out = ''; prevSel = ''; px = py = pw = ph = 0;
-        els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
-        recEl = []; recK = []; recV = [];
+        els = []; rows = []; idCount = new Map(); headings = []; bodyFont = 0; hdrMemo = new Map(); gapMemo = new Map(); ctxMemo = new Map(); labelMaps = new Map(); rowMemo = new Map(); colMemo = new Map();
+        recEl = []; recK = []; recV = []; strips = new Set();
         walkDocs = [document]; walkRoots = []; lateTags = []; lateSeen = new Map();
         listen(document);
         countIDs(document);
@@ -1674,13 +1753,13 @@ function (KEY) {
       // A walk that met a new shadow root twice, or elements whose derived data is not kept,
       // is never replayed.
       recOK = !stale && !volatile && !dirty;
-      lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal;
+      lastEls = els; lastRows = rows; lastRest = rest; lastModal = modal; lastStrips = strips;
       lastItemOf = itemOf; lastItemSigs = itemSigs; lastItemUps = itemUps; lastItemGroups = itemGroups;
       if (!recOK) { recEl = []; recK = []; recV = []; lastRows = null; } else { settleSetup(); settleVals = lastSig = signals(); }
       return str(location.href) + str(document.title) + rest;
     } finally {
       itemSigs = itemUps = itemOf = itemGroups = described = lateSeen = null;
-      tokens = texts = els = rows = idCount = headings = hdrMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
+      tokens = texts = els = rows = idCount = headings = hdrMemo = gapMemo = ctxMemo = labelMaps = rowMemo = colMemo = modal = null; out = prevSel = '';
     }
   }
 
@@ -1696,7 +1775,7 @@ function (KEY) {
   // The caller that holds the last snapshot sent holds the body last sent whole or as a
   // difference (sentBody), patched since by every patch sent.
   let sentGen = 0, sentBody = null;
-  return function snapW9(haveDoc, haveGen, fresh) {
+  return function snapW10(haveDoc, haveGen, fresh) {
     const held = sentBody !== null && haveDoc === docID && haveGen === sentGen;
     const body = snap(!!fresh, held);
     const gen = store.gen;
