@@ -154,9 +154,10 @@ var wordAlternatives = map[string][]string{
 	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
 	"camera": {"video"}, "video": {"camera"}, "present": {"share"}, "share": {"present"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
-	// Travel and booking forms ("where I drop the car off" is a hire's return).
+	// Travel and booking forms ("where I drop the car off" is a hire's return; an arrival is
+	// labelled "Arrives" as often).
 	"drop": {"return"}, "origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
-	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
+	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination", "arrives"},
 	// A room or a fare is booked by its Select button.
 	"book": {"reserve", "request", "select"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
 	"vehicle": {"car"}, "car": {"vehicle"},

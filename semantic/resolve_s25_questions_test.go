@@ -1,0 +1,39 @@
+package semantic
+
+import "testing"
+
+// TestResolve_AskedVerbIsTheLabel: a question asks with a verb what the page labels with a
+// noun. "what does the bike box weigh" is the value labelled Weight on the bike box's card,
+// "what time does the train leave" the one labelled Departs, "what time does the flight land"
+// the flight's Arrives; "when do I plan to arrive" is the Arrival date a form asks for, "when do we
+// plan to leave" its Departure date.
+func TestResolve_AskedVerbIsTheLabel(t *testing.T) {
+	runResolveCases(t, "s25-questions-rail.html", []resolveCase{
+		{"what does the bike box weigh?", IntentRead, "", "w2"},
+		{"what time does the train leave?", IntentRead, "", "dep"},
+		{"what time does the flight land?", IntentRead, "", "fl-arr"},
+	})
+	runResolveCases(t, "s25-questions-cottage.html", []resolveCase{
+		{"when do I plan to arrive?", IntentType, "", "arr"},
+		{"when do we plan to leave?", IntentType, "", "dep"},
+	})
+}
+
+// TestResolve_AskerClauseSaysNothing: the possession clause of a question ("does Priya have
+// today", "has Tom got") is no word of the answer's: "how many sessions does Priya have today"
+// is Priya's count, beside her name.
+func TestResolve_AskerClauseSaysNothing(t *testing.T) {
+	runResolveCases(t, "s25-questions-gym.html", []resolveCase{
+		{"how many sessions does Priya have today", IntentRead, "", "c-priya"},
+		{"how many sessions has Tom got today?", IntentRead, "", "c-tom"},
+	})
+}
+
+// TestResolve_FirstSeenIsNoOrdinal: "first" before a participle says when ("when was it first
+// seen"), the label of a date, not the first of a list: the issue's First seen date, not the
+// first row's.
+func TestResolve_FirstSeenIsNoOrdinal(t *testing.T) {
+	runResolveCases(t, "s25-questions-monitor.html", []resolveCase{
+		{"when was the gateway timeout first seen?", IntentRead, "", "first-seen"},
+	})
+}
