@@ -98,7 +98,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 // answer says something the asker does not know.
 func echoes(ps []prepared, qt *queryText, all []scored) {
 	for i := range all {
-		if toks := ps[all[i].Element.ID].toks[0]; len(toks) > 0 && allIn(toks, qt.all) {
+		if pe := &ps[all[i].Element.ID]; len(pe.toks[0]) > 0 && allIn(pe.toks[0], qt.all) && !holdsAnswer(pe, qt) {
 			all[i].Score = round3(all[i].Score - echoPenalty)
 			all[i].Why += echoWhy
 		}

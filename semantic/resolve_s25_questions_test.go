@@ -37,3 +37,15 @@ func TestResolve_FirstSeenIsNoOrdinal(t *testing.T) {
 		{"when was the gateway timeout first seen?", IntentRead, "", "first-seen"},
 	})
 }
+
+// TestResolve_ControlHoldsTheAnswer: a select whose name repeats the question holds the
+// answer in its chosen option: "who is the assignee" is the Assignee select (Dana Whitfield),
+// not the "Assignee" caption beside it, which only says what the asker already knows.
+func TestResolve_ControlHoldsTheAnswer(t *testing.T) {
+	runResolveCases(t, "s25-questions-ticket.html", []resolveCase{
+		{"who is the assignee?", IntentRead, "", "assignee"},
+		{"who is the ticket assigned to?", IntentRead, "", "assignee"},
+		{"what's the priority?", IntentRead, "", "priority"},
+		{"which group is it in?", IntentRead, "", "group"},
+	})
+}
