@@ -49,3 +49,12 @@ func TestResolve_ControlHoldsTheAnswer(t *testing.T) {
 		{"which group is it in?", IntentRead, "", "group"},
 	})
 }
+
+// TestResolve_QualifiedDuration: "5 working days" is a duration, its qualifier between the
+// number and the unit: "how long does a refund take" is the Usual refund time, not the refund
+// fee beside it.
+func TestResolve_QualifiedDuration(t *testing.T) {
+	runResolveCases(t, "s25-questions-rail.html", []resolveCase{
+		{"how long does a refund take?", IntentRead, "", "refund-time"},
+	})
+}
