@@ -56,3 +56,10 @@ func askedVerbNoun(q, aux, rest string) string {
 	}
 	return rest
 }
+
+// progressive reports whether v is a verb in "-ing" ("cleaning", "driving", "teaching") that a
+// who-question asks about: the doer's name is on the thing done, which the rest names.
+func progressive(v string) bool {
+	base, ok := strings.CutSuffix(v, "ing")
+	return ok && len(base) >= 3 && strings.ContainsAny(base, "aeiouy")
+}

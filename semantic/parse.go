@@ -1048,6 +1048,10 @@ func question(s string, p *Parsed) (string, bool) {
 			rest = strings.Join(f, " ")
 		} else if n, at := passiveAgent(f); n != "" {
 			rest = n + " of " + strings.Join(f[:at], " ") // "who is ALR-20415 assigned to": its assignee
+		} else if progressive(strings.ToLower(f[0])) && slices.ContainsFunc(f[1:], contentWord) {
+			// "who is cleaning room 305": the person on room 305's card; the page shows who
+			// does it by their name there, seldom by the deed.
+			rest = strings.Join(f[1:], " ")
 		}
 	case "where":
 		f := strings.Fields(rest)

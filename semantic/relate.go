@@ -177,7 +177,7 @@ const echoWhy = "; only repeats the question"
 // leaf that says something the question does not, of the kind asked for; the only one such,
 // except that a "what" question of no kind takes the first line of words after echo.
 func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo int) int {
-	found := -1
+	found, led, nLed := -1, -1, 0
 	for d := lo; d <= hi && d < len(s.Elements); d++ {
 		e, pd := &s.Elements[d], &ps[d]
 		if d == echo || pd.descendants > 0 || e.Interactive || e.Editable || !e.Visible || allIn(pd.toks[0], qt.all) {
@@ -194,11 +194,20 @@ func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo
 			}
 		}
 		if fits {
-			if found >= 0 {
-				return -1 // two such fields: the item does not say which
+			if captioned(s, ps, d) {
+				led, nLed = d, nLed+1
 			}
-			found = d
+			if found >= 0 {
+				found = -2 // two such fields: the item does not say which, unless a label leads one
+				continue
+			}
+			if found == -1 {
+				found = d
+			}
 		}
+	}
+	if found == -2 {
+		return ledAnswer(p, led, nLed)
 	}
 	return found
 }

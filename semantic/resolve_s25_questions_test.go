@@ -58,3 +58,15 @@ func TestResolve_QualifiedDuration(t *testing.T) {
 		{"how long does a refund take?", IntentRead, "", "refund-time"},
 	})
 }
+
+// TestResolve_WhoIsOnTheCard: "who is driving van 417" asks for the person on van 417's card:
+// the deed ("driving", "delivering") is no word of the card's, which shows the doer by name,
+// captioned "Driver:" for a screen reader; the van's model ("Mercedes Sprinter") reads as a
+// name too, but no caption leads it.
+func TestResolve_WhoIsOnTheCard(t *testing.T) {
+	runResolveCases(t, "s25-questions-dispatch.html", []resolveCase{
+		{"who is driving van 417?", IntentRead, "", "drv-417"},
+		{"who is delivering van 412", IntentRead, "", "drv-412"},
+		{"who has van 419?", IntentRead, "", "drv-419"},
+	})
+}
