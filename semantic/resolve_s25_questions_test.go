@@ -70,3 +70,11 @@ func TestResolve_WhoIsOnTheCard(t *testing.T) {
 		{"who has van 419?", IntentRead, "", "drv-419"},
 	})
 }
+
+// TestResolve_WhatIsLeftIsTheBalance: what is left of a store of money is its balance: "what's
+// left on my travel card" is the Card balance, not the caption or what was spent.
+func TestResolve_WhatIsLeftIsTheBalance(t *testing.T) {
+	runResolveCases(t, "s25-questions-transit.html", []resolveCase{
+		{"what's left on my travel card?", IntentRead, "", "card-balance"},
+	})
+}

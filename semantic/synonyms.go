@@ -211,6 +211,9 @@ var wordAlternatives = map[string][]string{
 	"estimated": {"est"}, "points": {"pts"}, "pts": {"points"},
 	// What one owes is the balance due ("how much I owe in fines": "Balance due: $3.75").
 	"owe": {"due", "owed", "owing", "outstanding", "balance"},
+	// What is left of a store of money or time is its balance, or what remains ("what's left
+	// in my wallet": the Wallet balance).
+	"left": {"remaining", "balance"},
 	// A doer is named by the deed too: "who designed it" asks for the designer, whom a page
 	// labels "Designed by" (not "author": "posted" is a post; owner and assignee above).
 	"designer": {"designed"}, "publisher": {"published"},
