@@ -2258,7 +2258,7 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 			}
 		}
 		switch {
-		case a < 0 || a == answer || !aboutAsked(s, ps, qt, i, a):
+		case a < 0 || a == answer || !aboutAsked(s, ps, qt, i, a) || !aboutOwner(s, ps, qt, i, a):
 		case m > strength:
 			answer, strength = a, m
 		case answer >= 0:

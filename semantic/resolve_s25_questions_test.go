@@ -78,3 +78,13 @@ func TestResolve_WhatIsLeftIsTheBalance(t *testing.T) {
 		{"what's left on my travel card?", IntentRead, "", "card-balance"},
 	})
 }
+
+// TestResolve_PresentIsTheOwners: "which seat does Leo have right now" is Leo's seat; the
+// check-in stepper's current step ("Seats & extras", aria-current) shares the word seat and is
+// marked as present, but says nothing of Leo.
+func TestResolve_PresentIsTheOwners(t *testing.T) {
+	runResolveCases(t, "s25-questions-checkin.html", []resolveCase{
+		{"which seat does Leo have right now?", IntentRead, "", "seat-leo"},
+		{"which seat does Inês have now", IntentRead, "", "seat-ines"},
+	})
+}
