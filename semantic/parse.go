@@ -481,7 +481,7 @@ func Parse(description string) Parsed {
 			p.Words = append(p.Words, m[2])
 			continue
 		}
-		if w == "last" && i+1 < len(main) && (lastAdverbs[main[i+1]] || periodWords[main[i+1]] && (i == 0 || main[i-1] != "the")) {
+		if w == "last" && i+1 < len(main) && (lastAdverbs[main[i+1]] || periodWords[main[i+1]] && (i == 0 || main[i-1] != "the")) || firstWhen(main, i) {
 			// "when was the file last changed", "the last modified date": a column's words; "pick
 			// last season", "last month's invoices": the one before this, not the last listed.
 			p.Words = append(p.Words, w)
@@ -683,6 +683,17 @@ var lastAdverbs = map[string]bool{"changed": true, "modified": true, "updated": 
 	"active": true, "login": true, "logged": true, "visit": true, "visited": true, "used": true, "synced": true,
 	"sync": true, "saved": true, "run": true, "ran": true, "opened": true}
 
+// firstAdverbs follow a "first" that says when, not which: "when was the alert first seen", the
+// "First seen" of a log or an alert, not the first of the alerts.
+var firstAdverbs = map[string]bool{"seen": true, "detected": true, "reported": true, "published": true,
+	"released": true, "registered": true, "issued": true, "noticed": true, "observed": true, "aired": true,
+	"listed": true, "logged": true, "appeared": true, "recorded": true}
+
+// firstWhen reports whether main[i] is a "first" that says when ("first seen"), not which.
+func firstWhen(main []string, i int) bool {
+	return main[i] == "first" && i+1 < len(main) && firstAdverbs[main[i+1]]
+}
+
 // softWords say nothing about which element ("the current temperature", "the value of ...").
 var softWords = map[string]bool{"asking": true, "current": true, "currently": true, "value": true, "exact": true, "listed": true, "many": true, "much": true}
 
@@ -845,10 +856,13 @@ var (
 	// haveRe is the asker having what is counted, which no page says: "how many new orders do I
 	// have", "how many vacation days do we have left"; or the asker's "am I" ("how much storage
 	// am I using").
-	// hasOfRe is the rest of a "what/which" question that asks for a thing its subject has:
-	// "(what) role does Dara have" is Dara's role, the field of her row or card.
-	hasOfRe = regexp.MustCompile(`(?i)^(\S+(?:\s+\S+)?)\s+(?:does|do|did)\s+(.+?)\s+(?:have|own|hold)$`)
-	haveRe  = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b|\s+am\s+i\b`)
+	// hasOfRe is the rest of a "what/which/how many" question that asks for a thing its
+	// subject has: "(what) role does Dara have" is Dara's role, the field of her row or card.
+	// A time after it says when the thing is had, which is when the page shows it: "how many
+	// rooms does Ana have today", "has Ana got today" are Ana's rooms.
+	hasOfRe = regexp.MustCompile(`(?i)^(\S+(?:\s+\S+)?)\s+(?:(?:does|do|did)\s+(.+?)\s+(?:have|own|hold)|(?:has|have)\s+(.+?)\s+got)(?:\s+(?:today|tonight|now|currently|this\s+week|this\s+month))?$`)
+	// "which desk have I got": British English has with "got".
+	haveRe = regexp.MustCompile(`(?i)\s+(?:do|does|did|will|would|can|could)\s+(?:i|we|you|they)\s+(?:have|own|get)\b|\s+(?:have|has|had)\s+(?:i|we|you|they)\s+got\b|\s+am\s+i\b`)
 	// genericCountRe is the rest of a "how many" question that counts whatever is in a place:
 	// the place names the count.
 	genericCountRe = regexp.MustCompile(`(?i)^(?:things|items|stuff|products|articles)\s+(?:(?:are|is)\s+)?(?:in|inside|on)\s+(?:(?:my|the|your|this|our)\s+)?(.+)$`)
@@ -1031,9 +1045,11 @@ func question(s string, p *Parsed) (string, bool) {
 		// percentage beside the figure ("↑ 6.4%").
 		p.Kind = "percent"
 	}
-	if h := hasOfRe.FindStringSubmatch(rest); h != nil && (q == "what" || q == "which") && namedSubject(h[2]) {
-		rest = h[2] + "'s " + h[1] // "what role does Dara have": Dara's role
+	if h := hasOfRe.FindStringSubmatch(rest); h != nil && (q == "what" || q == "which" || q == "how many") && namedSubject(h[2]+h[3]) {
+		rest = h[2] + h[3] + "'s " + h[1] // "what role does Dara have", "has Dara got": Dara's role
 	}
+	aux, _, _ := strings.Cut(strings.TrimSpace(m[2]), " ")
+	rest = askedVerbNoun(q, aux, rest) // "what does Pepper weigh": the weight of Pepper
 	if qk.word != "" {
 		rest = qk.word + " of " + rest
 	}
@@ -1049,6 +1065,10 @@ func question(s string, p *Parsed) (string, bool) {
 			rest = strings.Join(f, " ")
 		} else if n, at := passiveAgent(f); n != "" {
 			rest = n + " of " + strings.Join(f[:at], " ") // "who is ALR-20415 assigned to": its assignee
+		} else if progressive(strings.ToLower(f[0])) && slices.ContainsFunc(f[1:], contentWord) {
+			// "who is cleaning room 305": the person on room 305's card; the page shows who
+			// does it by their name there, seldom by the deed.
+			rest = strings.Join(f[1:], " ")
 		}
 	case "where":
 		f := strings.Fields(rest)
@@ -1067,7 +1087,6 @@ func question(s string, p *Parsed) (string, bool) {
 		rest = "reason for " + rest
 	case "when":
 		// Pages label with the word too ("When").
-		aux, _, _ := strings.Cut(strings.TrimSpace(m[2]), " ")
 		rest = q + " " + whenOfNth(aux, rest)
 	case "how much time":
 		// "how much time is left": a duration, as "how long" asks, that pages label "Time

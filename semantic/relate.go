@@ -98,7 +98,7 @@ func relate(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent,
 // answer says something the asker does not know.
 func echoes(ps []prepared, qt *queryText, all []scored) {
 	for i := range all {
-		if toks := ps[all[i].Element.ID].toks[0]; len(toks) > 0 && allIn(toks, qt.all) {
+		if pe := &ps[all[i].Element.ID]; len(pe.toks[0]) > 0 && allIn(pe.toks[0], qt.all) && !holdsAnswer(pe, qt) {
 			all[i].Score = round3(all[i].Score - echoPenalty)
 			all[i].Why += echoWhy
 		}
@@ -177,7 +177,7 @@ const echoWhy = "; only repeats the question"
 // leaf that says something the question does not, of the kind asked for; the only one such,
 // except that a "what" question of no kind takes the first line of words after echo.
 func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo int) int {
-	found := -1
+	found, led, nLed := -1, -1, 0
 	for d := lo; d <= hi && d < len(s.Elements); d++ {
 		e, pd := &s.Elements[d], &ps[d]
 		if d == echo || pd.descendants > 0 || e.Interactive || e.Editable || !e.Visible || allIn(pd.toks[0], qt.all) {
@@ -194,11 +194,20 @@ func answerIn(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, lo, hi, echo
 			}
 		}
 		if fits {
-			if found >= 0 {
-				return -1 // two such fields: the item does not say which
+			if captioned(s, ps, d) {
+				led, nLed = d, nLed+1
 			}
-			found = d
+			if found >= 0 {
+				found = -2 // two such fields: the item does not say which, unless a label leads one
+				continue
+			}
+			if found == -1 {
+				found = d
+			}
 		}
+	}
+	if found == -2 {
+		return ledAnswer(p, led, nLed)
 	}
 	return found
 }
@@ -2254,7 +2263,7 @@ func answerNow(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, all []score
 			}
 		}
 		switch {
-		case a < 0 || a == answer || !aboutAsked(s, ps, qt, i, a):
+		case a < 0 || a == answer || !aboutAsked(s, ps, qt, i, a) || !aboutOwner(s, ps, qt, i, a):
 		case m > strength:
 			answer, strength = a, m
 		case answer >= 0:

@@ -73,6 +73,24 @@ var timeUnits = map[string]bool{
 	"a": true, "p": true, // "9:14 a.m."
 }
 
+// durationQualifiers say which days or hours a duration counts, between its number and its
+// unit: "3 working days", "5 business days", "10 calendar days".
+var durationQualifiers = map[string]bool{"working": true, "business": true, "calendar": true, "school": true,
+	"banking": true, "full": true, "clear": true}
+
+// qualifiedUnit is the word after the qualifier that ends at s[e] ("days" in "3 working
+// days"), or "" when a space and a word do not follow it.
+func qualifiedUnit(s string, e int) string {
+	if e >= len(s) || s[e] != ' ' {
+		return ""
+	}
+	k := e + 1
+	for k < len(s) && isLetterByte(s[k]) {
+		k++
+	}
+	return s[e+1 : k]
+}
+
 var dateWords = map[string]bool{
 	"jan": true, "january": true, "feb": true, "february": true, "mar": true, "march": true, "apr": true,
 	"april": true, "may": true, "jun": true, "june": true, "jul": true, "july": true, "aug": true, "august": true,
@@ -133,7 +151,12 @@ func pointShape(s string) shape {
 				for e < len(s) && isLetterByte(s[e]) {
 					e++
 				}
-				if u := s[k:e]; timeUnits[u] {
+				if u := s[k:e]; durationQualifiers[u] {
+					u = qualifiedUnit(s, e) // "3 working days": the unit after the qualifier
+					if timeUnits[u] && u != "am" && u != "pm" && u != "a" && u != "p" {
+						sh |= shapeTime
+					}
+				} else if timeUnits[u] {
 					sh |= shapeTime
 					if u == "am" || u == "pm" || u == "a" || u == "p" {
 						sh |= shapeClock

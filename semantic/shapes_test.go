@@ -27,6 +27,10 @@ func TestValueShape(t *testing.T) {
 		{"ssw 18 mph", shapeMeasure},
 		{"66°/47°", shapeMeasure},
 		{"2.4 km", shapeMeasure},
+		{"3 working days", shapeTime},
+		{"5–7 business days", shapeTime},
+		{"2 working groups", 0},
+		{"3 full am", 0},
 	}
 	for _, c := range cases {
 		if got := valueShape(c.text); got != c.want {

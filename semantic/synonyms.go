@@ -171,9 +171,10 @@ var wordAlternatives = map[string][]string{
 	"restart": {"reboot"}, "logout": {"log", "sign"}, "microphone": {"mic", "mute"}, "mic": {"microphone", "mute"},
 	"camera": {"video"}, "video": {"camera"}, "present": {"share"}, "share": {"present"},
 	"everything": {"all"}, "location": {"where", "city", "place", "address"}, "repo": {"repository"}, "repository": {"repo"},
-	// Travel and booking forms ("where I drop the car off" is a hire's return).
+	// Travel and booking forms ("where I drop the car off" is a hire's return; an arrival is
+	// labelled "Arrives" as often).
 	"drop": {"return"}, "origin": {"from", "departure", "leaving"}, "departure": {"from", "origin"},
-	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination"},
+	"destination": {"to", "where", "arrival", "going"}, "arrival": {"to", "destination", "arrives"},
 	// A room or a fare is booked by its Select button.
 	"book": {"reserve", "request", "select"}, "reserve": {"book"}, "booking": {"reservation"}, "reservation": {"booking"},
 	"vehicle": {"car"}, "car": {"vehicle"},
@@ -227,6 +228,9 @@ var wordAlternatives = map[string][]string{
 	"estimated": {"est"}, "points": {"pts"}, "pts": {"points"},
 	// What one owes is the balance due ("how much I owe in fines": "Balance due: $3.75").
 	"owe": {"due", "owed", "owing", "outstanding", "balance"},
+	// What is left of a store of money or time is its balance, or what remains ("what's left
+	// in my wallet": the Wallet balance).
+	"left": {"remaining", "balance"},
 	// A doer is named by the deed too: "who designed it" asks for the designer, whom a page
 	// labels "Designed by" (not "author": "posted" is a post; owner and assignee above).
 	"designer": {"designed"}, "publisher": {"published"},
