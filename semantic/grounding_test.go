@@ -558,6 +558,10 @@ func TestGrounding(t *testing.T) {
 	}
 }
 
+// yesNoQuestionRe opens a question answered yes or no ("is the meeting being recorded", "does
+// the plan include taxes"), which the parser's questionRe (what, how, when...) does not read.
+var yesNoQuestionRe = regexp.MustCompile(`(?i)^(?:is|are|was|were|does|do|did|can|could|will|has|have|am)\s+\S+`)
+
 // descForm is the form a description takes, as the parser reads it: a question, an instruction
 // (a leading verb), an ordinal, a relation (a possessor, an anchor's "of/for", a context), or a
 // plain noun phrase.
@@ -565,7 +569,7 @@ func descForm(desc string) string {
 	p := Parse(desc)
 	low := strings.ToLower(strings.TrimSpace(desc))
 	switch {
-	case questionRe.MatchString(low):
+	case questionRe.MatchString(low) || yesNoQuestionRe.MatchString(low) || strings.HasSuffix(low, "?"):
 		return "question"
 	case p.Ordinal != 0:
 		return "ordinal"

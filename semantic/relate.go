@@ -1012,6 +1012,10 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 	strangers := map[int]bool{}
 	// The words each outermost item says (lentFromOtherItem works them out when first asked).
 	var itemWords map[int]uint64
+	labelFor := make(map[int]int, len(labelOf)) // label -> the value it labels
+	for v, l := range labelOf {
+		labelFor[l] = v
+	}
 	for _, i := range idx {
 		c := all[i].Element.ID
 		ce := &s.Elements[c]
@@ -1134,8 +1138,9 @@ func anchors(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, intent Intent
 		}
 		best, bestGot, bestPart, bestAt := 0.0, uint64(0), false, -1
 		gots = gots[:0]
+		_, labelled := labelOf[c]
 		for a := max(0, c-anchorWindow); a <= min(len(s.Elements)-1, c+anchorWindow); a++ {
-			if a == c || captionsOther(ps, a, c) {
+			if a == c || captionsOther(ps, a, c) || labelled && labelsOther(s, labelFor, a, c) {
 				continue
 			}
 			got := (mask(a) | typed[a]) & miss
@@ -2012,6 +2017,15 @@ func handLabelToControl(s *Snapshot, ps []prepared, p *Parsed, qt *queryText, in
 		}
 		return k, score, "the control that " + strconv.Quote(clip(firstOf(e.Text, e.Name), 30)) + side + c.Why
 	})
+}
+
+// labelsOther reports whether a is the label of a value other than c (labelFor maps a label
+// to its value): "Daily transfer limit" labels £10,000.00 and lends its words to nothing else,
+// such as the £1,000.00 that its own label, "New payee limit", names. A heading labels a
+// figure under it but titles the rest too ("Personal bests" over every distance's time).
+func labelsOther(s *Snapshot, labelFor map[int]int, a, c int) bool {
+	v, ok := labelFor[a]
+	return ok && v != c && s.Elements[a].Role != "heading" && s.Elements[a].Role != "columnheader"
 }
 
 // openingVerbs open the thing they name, which no other control of its row does.

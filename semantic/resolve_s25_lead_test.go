@@ -162,3 +162,14 @@ func TestResolve_NextStageKeepsItsWords(t *testing.T) {
 		{"push Léa Moreau on to the next stage", IntentClick, "", "lea-next"},
 	})
 }
+
+// TestResolve_LabelLendsToItsOwnValue: a label lends its words to the value it labels, not to
+// a neighbour's: "daily limit" is the value of "Daily transfer limit", not the "New payee
+// limit" below it, which borrowed "daily" from the label two lines up.
+func TestResolve_LabelLendsToItsOwnValue(t *testing.T) {
+	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+		{"daily limit", IntentRead, "", "lim-daily"},
+		{"new payee limit", IntentRead, "", "lim-new"},
+		{"how much can I still send today", IntentRead, "", "lim-left"},
+	})
+}
