@@ -149,7 +149,9 @@ var (
 	cursorRe  = regexp.MustCompile(`(?i)^(?:put|place|set|move)\s+(?:the\s+)?(?:cursor|caret|focus)\s+(?:in|into|on|inside)\s+(.*)$`)
 	// searchForRe is "search for 'redis' (in the top search bar)": the quoted words are what
 	// is typed, the place (a search box by default) is the target.
-	searchForRe = regexp.MustCompile(`(?i)^(?:search|find|look)(?:\s+(?:for|up))?\s+\x00(\d+)\x00(?:\s+(?:in|on|using|with|from|inside)\s+(.+))?$`)
+	// So is "find someone in the participant list": whom is typed later, the list's search
+	// box is the target.
+	searchForRe = regexp.MustCompile(`(?i)^(?:search|find|look)(?:\s+(?:for|up))?\s+(?:\x00(\d+)\x00|someone|somebody|anyone|a person|a user|a member|a contact|a name|something|anything)(?:\s+(?:in|on|using|with|from|inside|among)\s+(.+))?$`)
 )
 
 // onOff end a toggle instruction: "turn the second lamp off".
@@ -356,8 +358,10 @@ func Parse(description string) Parsed {
 	s = whoClause(s)
 	if m := searchForRe.FindStringSubmatch(strings.TrimSpace(s)); m != nil {
 		// "Search for 'redis' in the top search bar": 'redis' is typed, not looked for.
-		i, _ := strconv.Atoi(m[1])
-		usedQuote[i] = true
+		if m[1] != "" {
+			i, _ := strconv.Atoi(m[1])
+			usedQuote[i] = true
+		}
 		p.Intent = IntentType
 		switch {
 		case m[2] == "":

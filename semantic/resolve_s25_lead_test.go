@@ -81,6 +81,9 @@ func TestResolve_SearchForQuoted(t *testing.T) {
 		{"search for \"RENT DEC\"", IntentType, "", "global-search"},
 		{"the top search bar", IntentType, "", "global-search"},
 	})
+	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+		{"find someone in the waiting room", IntentType, "", "ppl-search"},
+	})
 }
 
 // TestResolve_Idioms25: everyday phrasings of page actions and fields.
