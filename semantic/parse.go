@@ -296,7 +296,7 @@ var stopWords = map[string]bool{
 	"under": true, "inside": true, "within": true, "near": true, "beside": true, "below": true,
 	"above": true, "says": true, "labeled": true, "labelled": true, "named": true, "called": true, "text": false,
 	"ll": true, "ve": true, "re": true, // "I'll", "we've", "they're": what a contraction leaves of its verb
-	"has": true, "had": true, // "how many items has the shopper found": an auxiliary
+	"has": true, "had": true, "being": true, // "how many items has the shopper found", "is it being recorded": auxiliaries
 	"myself": true, "yourself": true, "no": true, "visible": true, "shown": true, "displayed": true, "currently": true, "main": true, "primary": true, "as": true,
 }
 

@@ -176,3 +176,11 @@ func TestResolve_LabelLendsToItsOwnValue(t *testing.T) {
 		{"how much can I still send today", IntentRead, "", "lim-left"},
 	})
 }
+
+// TestResolve_BeingIsNoWord: "being" is an auxiliary ("is the meeting being recorded"), and a
+// call being recorded shows "● REC".
+func TestResolve_BeingIsNoWord(t *testing.T) {
+	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+		{"is the meeting being recorded", IntentRead, "", "rec"},
+	})
+}
