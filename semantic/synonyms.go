@@ -106,6 +106,9 @@ var phraseRewriter = newRewriter(phraseRewrites)
 // stemmed at init, like every compared token.
 var wordAlternatives = map[string][]string{
 	"cart": {"basket", "bag"}, "basket": {"cart", "bag"},
+	// A description's "don't" is written out as "not" (see expandContractions); a page's
+	// "Don't replace" leaves the "t" of its "n't".
+	"not":   {"t"},
 	"trash": {"delete", "bin", "remove", "discard"}, "bin": {"trash", "delete"},
 	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
 	"heart": {"wishlist", "favorite", "favourite", "like", "save"},

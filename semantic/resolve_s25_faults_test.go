@@ -1,0 +1,26 @@
+package semantic
+
+import "testing"
+
+// TestResolve_ContractionsLeaveNoFragments: a contraction is written out before parsing: "I'm"
+// (straight or curly) leaves no "m" to match the size M filter, "let's" no "let".
+func TestResolve_ContractionsLeaveNoFragments(t *testing.T) {
+	runResolveCases(t, "s25-faults-shop.html", []resolveCase{
+		{"I'm looking for the size guide", IntentClick, "", "size-guide"},
+		{"I’m looking for the size guide", IntentAny, "", "size-guide"},
+		{"let's sort by price", IntentClick, "", "sort"},
+	})
+}
+
+// TestResolve_SwitchIsAVerb: a leading "switch" is an instruction whose object is the target
+// (the Annual radio, the Switch account button), not the switch role; "the X switch" still is.
+func TestResolve_SwitchIsAVerb(t *testing.T) {
+	runResolveCases(t, "s25-faults-billing.html", []resolveCase{
+		{"switch to the annual plan", IntentClick, "", "annual"},
+		{"switch to annual billing", IntentAny, "", "annual"},
+		// Guards (they pass at main too): a Switch account button is named for the verb, and
+		// "the X switch" is still the switch.
+		{"switch account", IntentAny, "", "switch-account"},
+		{"the annual plan reminder switch", IntentClick, "", "sw-annual"},
+	})
+}
