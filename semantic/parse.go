@@ -609,7 +609,7 @@ func Parse(description string) Parsed {
 		p.Topic = slices.Clone(p.Words[topicAt:])
 		kindFrom = p.Words[:topicAt] // "the question about billing dates" asks for no date
 	}
-	if p.Kind == "" {
+	if p.Kind == "" && !actsOnFigure(main) {
 		for _, w := range kindFrom {
 			if figureWords[w] {
 				p.Kind = "figure"
@@ -686,6 +686,17 @@ func leadingVerbRole(main []string, i int) bool {
 func roleNext(main []string, i int) bool {
 	return roleWords[main[i]] != nil
 }
+
+// actsOnFigure reports whether main opens with an action verb whose object is a figure's
+// noun ("dispute the Amazon charge", "split the PG&E payment"): the charge is the row the
+// action's control is on, not a figure to read. (A setter's object is a value: "change the
+// deposit" sets the deposit field.)
+func actsOnFigure(main []string) bool {
+	return len(main) > 1 && verbHeads[main[0]] && setterVerbs[main[0]] == nil && !readVerbs[main[0]]
+}
+
+// readVerbs are verb heads that show a value rather than act on it: "view the balance".
+var readVerbs = map[string]bool{"view": true, "show": true, "watch": true, "copy": true}
 
 // fareClass reports whether main[i] is the ordinal of a class of fare, seat or mail named
 // before a noun ("a first class ticket", "second class stamps"): a name, where "the second
@@ -1359,6 +1370,8 @@ var verbHeads = map[string]bool{
 	"ssh": true,
 	// "one more copy of the sunset print" (one more: increase) is the print's Increase button.
 	"increase": true, "decrease": true,
+	// "dispute the Amazon charge", "split the PG&E payment": a transaction row's buttons.
+	"dispute": true, "split": true, "refund": true,
 }
 
 // npBreaks end the first noun phrase.

@@ -665,3 +665,18 @@ func TestParse_SwitchVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestParse_ActionOnAFigureNoun: an action verb before a money noun acts on the row the noun
+// names; no figure is asked for ("dispute the Amazon charge"); a read still asks for one.
+func TestParse_ActionOnAFigureNoun(t *testing.T) {
+	for _, c := range []struct{ desc, kind, head string }{
+		{"dispute the Amazon charge", "", "dispute"},
+		{"split the PG&E payment", "", "split"},
+		{"the Amazon charge", "figure", "charge"},
+		{"view the deposit", "figure", "view"},
+	} {
+		if p := Parse(c.desc); p.Kind != c.kind || p.Head != c.head {
+			t.Errorf("Parse(%q): kind %q head %q, want %q %q", c.desc, p.Kind, p.Head, c.kind, c.head)
+		}
+	}
+}

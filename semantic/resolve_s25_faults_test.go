@@ -24,3 +24,24 @@ func TestResolve_SwitchIsAVerb(t *testing.T) {
 		{"the annual plan reminder switch", IntentClick, "", "sw-annual"},
 	})
 }
+
+// TestResolve_ListAndFilterVerbs: "list all open tickets" and "filter to urgent tickets" are
+// filters, as "show only" is: the tab or chip named for what is kept, the list's noun saying
+// where (not the ticket whose subject says "Filter" or "list").
+func TestResolve_ListAndFilterVerbs(t *testing.T) {
+	runResolveCases(t, "s25-faults-helpdesk.html", []resolveCase{
+		{"list all open tickets", IntentClick, "", "tab-open"},
+		{"list the pending tickets", IntentAny, "", "tab-pending"},
+		{"filter to urgent tickets", IntentClick, "", "chip-urgent"},
+		{"filter to unread tickets", IntentAny, "", "chip-unread"},
+	})
+}
+
+// TestResolve_ActionOnACharge: an action verb before a money noun ("split the PG&E payment")
+// is the action's button in the row that names the payee, not the row's amount read as a
+// figure.
+func TestResolve_ActionOnACharge(t *testing.T) {
+	runResolveCases(t, "s25-faults-bank.html", []resolveCase{
+		{"split the PG&E payment", IntentAny, "", "pge-split"},
+	})
+}
