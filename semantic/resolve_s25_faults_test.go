@@ -45,3 +45,15 @@ func TestResolve_ActionOnACharge(t *testing.T) {
 		{"split the PG&E payment", IntentAny, "", "pge-split"},
 	})
 }
+
+// TestResolve_RoleMenuShowsTheCurrentRole: a member's access is a menu button that shows the
+// role they have now ("Viewer ▾"); "change Sam's access" is the menu on Sam's row, not the
+// first row's "Owner ▾" or the Access column's header (see choiceSides).
+func TestResolve_RoleMenuShowsTheCurrentRole(t *testing.T) {
+	runResolveCases(t, "s25-faults-team.html", []resolveCase{
+		{"change Sam's access", IntentClick, "", "mem3-menu"},
+		{"change Sam's access", IntentAny, "", "mem3-menu"},
+		{"change Lena's permissions", IntentClick, "", "mem4-menu"},
+		{"Sam's permissions", IntentAny, "", "mem3-menu"},
+	})
+}
