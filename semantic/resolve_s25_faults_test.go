@@ -57,3 +57,27 @@ func TestResolve_RoleMenuShowsTheCurrentRole(t *testing.T) {
 		{"Sam's permissions", IntentAny, "", "mem3-menu"},
 	})
 }
+
+// TestPersonName_NotATeamOrCourse: two capitalized words are not a person's name when both
+// are common words of a team's, a course's or a plan's name ("Human Resources", "Applied
+// Regression", "Premium Support"); a name with one such word still is ("Dana Hill").
+func TestPersonName_NotATeamOrCourse(t *testing.T) {
+	for _, c := range []struct {
+		t    string
+		want bool
+	}{
+		{"Human Resources", false},
+		{"Applied Regression", false},
+		{"Premium Support", false},
+		{"Customer Success Team", false},
+		{"Dara Okafor", true},
+		{"Okafor, Ngozi", true},
+		{"Dana Hill", true},
+		{"Sam Young", true},
+		{"Priya Shah (you)", true},
+	} {
+		if got := personName(c.t); got != c.want {
+			t.Errorf("personName(%q) = %v, want %v", c.t, got, c.want)
+		}
+	}
+}
