@@ -29,9 +29,9 @@ var negatedAux = map[string]string{"won": "will", "can": "can", "ca": "can", "sh
 // "'s" ("Dara's role") is left as it is.
 func expandContractions(s string) string {
 	if !strings.ContainsAny(s, "'’") {
-		return s
+		return dropWish(s)
 	}
-	s = strings.ReplaceAll(s, "’", "'")
+	s = dropWish(strings.ReplaceAll(s, "’", "'"))
 	return contractionRe.ReplaceAllStringFunc(s, func(m string) string {
 		at := strings.IndexByte(m, '\'')
 		word, end := m[:at], strings.ToLower(m[at+1:])
@@ -60,4 +60,16 @@ func expandContractions(s string) string {
 		// "I'm", "I'd", "you've", "we'll", "they're": the pronoun's verb says nothing.
 		return word
 	})
+}
+
+// wishRe is the asker's wish that opens a request: "I'd like to", "I would love".
+var wishRe = regexp.MustCompile(`(?i)\b(?:i|we)(?:'d|\s+would)\s+(?:like|love)(?:\s+to)?\b`)
+
+// dropWish drops the asker's wish from s ("I'd like to return the boots" -> "return the
+// boots"): its "like" is no word of the element (a Like button), and "I'd" leaves a "d".
+func dropWish(s string) string {
+	if !strings.Contains(s, "like") && !strings.Contains(s, "love") && !strings.Contains(s, "Like") {
+		return s
+	}
+	return strings.TrimSpace(wishRe.ReplaceAllString(s, ""))
 }

@@ -634,6 +634,8 @@ func TestParse_Contractions(t *testing.T) {
 		{"won't renew", []string{"not", "renew"}, false},
 		{"you've got mail", []string{"got", "mail"}, false},
 		{"Dara's role", []string{"dara", "role"}, false},
+		{"I'd like the returns form", []string{"returns", "form"}, false},
+		{"I would like to return the boots", []string{"return", "boots"}, false},
 	} {
 		p := Parse(c.desc)
 		if !reflect.DeepEqual(p.Words, c.words) || p.Question != c.question {
