@@ -333,6 +333,7 @@ func Parse(description string) Parsed {
 		}
 		return m
 	})
+	s = expandContractions(s)
 	p.Denies, p.FirstPerson = denies(s), firstPersonRe.MatchString(s)
 
 	// "what did the customer say?" is rewritten as the customer's message, and is still a
@@ -526,6 +527,12 @@ func Parse(description string) Parsed {
 			}
 			continue
 		}
+		if leadingVerbRole(main, i) {
+			// "switch to the annual plan": an action, not a switch; like a stripped instruction
+			// verb, it names a control that does it ("Switch account") but no word of the target.
+			p.Verb, p.Intent = w, IntentClick
+			continue
+		}
 		matched := false
 		for n := roleMultiMax; n >= 1 && !matched; n-- {
 			if i+n > len(main) {
@@ -623,7 +630,7 @@ func Parse(description string) Parsed {
 		p.Topic = slices.Clone(p.Words[topicAt:])
 		kindFrom = p.Words[:topicAt] // "the question about billing dates" asks for no date
 	}
-	if p.Kind == "" {
+	if p.Kind == "" && !actsOnFigure(main) {
 		for _, w := range kindFrom {
 			if figureWords[w] {
 				p.Kind = "figure"
@@ -665,6 +672,52 @@ func Parse(description string) Parsed {
 	}
 	return p
 }
+
+// switchToRe is "switch (X) to Y": Y is the choice to take, on X when X is named.
+var switchToRe = regexp.MustCompile(`(?i)^switch\s+(?:(.+?)\s+)?(?:over\s+)?to\s+(.+)$`)
+
+// switchTo rewrites "switch the order to sell" as "sell on the order" (the Sell choice of the
+// order's form) and "switch to the annual plan" as "the annual plan": the target is the
+// choice, a button, tab, radio or option, that the verb acts on, not a switch control.
+func switchTo(s string, p *Parsed) (string, bool) {
+	m := switchToRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", false
+	}
+	p.Verb, p.Intent = "switch", IntentClick
+	if m[1] == "" || strings.EqualFold(m[1], "over") {
+		return m[2], true
+	}
+	return m[2] + " on " + m[1], true
+}
+
+// verbRoleWords are role words that are verbs too: opening an instruction ("switch to the
+// annual plan", "switch account"), they say what to do, and the target is their object (a
+// plan's option, a "Switch account" button), not a switch control; "the X switch" names one.
+var verbRoleWords = map[string]bool{"switch": true}
+
+// leadingVerbRole reports whether main[i] is a verbRoleWords word opening the description
+// with words after it.
+func leadingVerbRole(main []string, i int) bool {
+	return i == 0 && i+1 < len(main) && verbRoleWords[main[i]] && !roleNext(main, i+1)
+}
+
+// roleNext reports whether main[i] is a role word ("switch box"): then the word before is
+// the name of the control.
+func roleNext(main []string, i int) bool {
+	return roleWords[main[i]] != nil
+}
+
+// actsOnFigure reports whether main opens with an action verb whose object is a figure's
+// noun ("dispute the Amazon charge", "split the PG&E payment"): the charge is the row the
+// action's control is on, not a figure to read. (A setter's object is a value: "change the
+// deposit" sets the deposit field.)
+func actsOnFigure(main []string) bool {
+	return len(main) > 1 && verbHeads[main[0]] && setterVerbs[main[0]] == nil && !readVerbs[main[0]]
+}
+
+// readVerbs are verb heads that show a value rather than act on it: "view the balance".
+var readVerbs = map[string]bool{"view": true, "show": true, "watch": true, "copy": true}
 
 // fareClass reports whether main[i] is the ordinal of a class of fare, seat or mail named
 // before a noun ("a first class ticket", "second class stamps"): a name, where "the second
@@ -762,6 +815,9 @@ func stripInstruction(s string, p *Parsed) string {
 			// "make the second print matte": the Matte choice on the second print.
 			return m[4] + " on " + m[1]
 		}
+	}
+	if rest, ok := switchTo(s, p); ok {
+		return rest
 	}
 	if rest, ok := question(s, p); ok {
 		return rest
@@ -1357,6 +1413,8 @@ var verbHeads = map[string]bool{
 	"ssh": true,
 	// "one more copy of the sunset print" (one more: increase) is the print's Increase button.
 	"increase": true, "decrease": true,
+	// "dispute the Amazon charge", "split the PG&E payment": a transaction row's buttons.
+	"dispute": true, "split": true, "refund": true,
 }
 
 // npBreaks end the first noun phrase.

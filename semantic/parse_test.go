@@ -533,7 +533,7 @@ func TestParse_Pronouns(t *testing.T) {
 		{"open their latest invoice", "latest invoice", "invoice"},
 		{"the contract he sent", "contract", "contract"},
 		{"the message she sent yesterday", "yesterday", "yesterday"},
-		{"the ticket where they can't export invoices", "ticket where t export invoices", "invoices"},
+		{"the ticket where they can't export invoices", "ticket where not export invoices", "invoices"},
 	} {
 		p := Parse(c.desc)
 		if strings.Join(p.Words, " ") != c.words || p.Head != c.head {
@@ -609,6 +609,76 @@ func TestParse_GetIntent(t *testing.T) {
 	} {
 		if p := Parse(c.desc); p.Intent != c.intent || strings.Join(p.Words, " ") != c.words {
 			t.Errorf("Parse(%q): intent %v words %q, want %v %q", c.desc, p.Intent, strings.Join(p.Words, " "), c.intent, c.words)
+		}
+	}
+}
+
+// TestParse_Contractions: a contraction leaves no one-letter fragment among the words, a
+// question word's contraction opens the question ("what’s", curly, as "what is"), a
+// possessive stays one.
+func TestParse_Contractions(t *testing.T) {
+	for _, c := range []struct {
+		desc     string
+		words    []string
+		question bool
+	}{
+		{"I'm looking for the returns form", []string{"looking", "returns", "form"}, false},
+		{"I’d need the returns form", []string{"need", "returns", "form"}, false},
+		{"what's the total", []string{"total"}, true},
+		{"what’s the total", []string{"total"}, true},
+		{"who’s my dentist", []string{"dentist"}, true},
+		{"where's the returns form", []string{"where", "returns", "form"}, true},
+		{"let's go to checkout", []string{"go", "checkout"}, false},
+		{"I can't log in", []string{"not", "log"}, false},
+		{"don't show again", []string{"not", "show", "again"}, false},
+		{"won't renew", []string{"not", "renew"}, false},
+		{"you've got mail", []string{"got", "mail"}, false},
+		{"Dara's role", []string{"dara", "role"}, false},
+		{"I'd like the returns form", []string{"returns", "form"}, false},
+		{"I would like to return the boots", []string{"return", "boots"}, false},
+	} {
+		p := Parse(c.desc)
+		if !reflect.DeepEqual(p.Words, c.words) || p.Question != c.question {
+			t.Errorf("Parse(%q): words %q question %v, want %q %v", c.desc, p.Words, p.Question, c.words, c.question)
+		}
+	}
+}
+
+// TestParse_SwitchVerb: a leading "switch" is the instruction's verb, its object the target;
+// "the X switch" names the switch role.
+func TestParse_SwitchVerb(t *testing.T) {
+	for _, c := range []struct {
+		desc  string
+		words []string
+		role  string
+	}{
+		{"switch to the annual plan", []string{"annual", "plan"}, ""},
+		{"switch the order to sell", []string{"sell", "order"}, ""},
+		{"switch account", []string{"account"}, ""},
+		{"the dark mode switch", []string{"dark", "mode"}, "switch"},
+	} {
+		p := Parse(c.desc)
+		role := ""
+		if len(p.Roles) > 0 {
+			role = p.Roles[0]
+		}
+		if !reflect.DeepEqual(p.Words, c.words) || role != c.role {
+			t.Errorf("Parse(%q): words %q role %q, want %q %q", c.desc, p.Words, role, c.words, c.role)
+		}
+	}
+}
+
+// TestParse_ActionOnAFigureNoun: an action verb before a money noun acts on the row the noun
+// names; no figure is asked for ("dispute the Amazon charge"); a read still asks for one.
+func TestParse_ActionOnAFigureNoun(t *testing.T) {
+	for _, c := range []struct{ desc, kind, head string }{
+		{"dispute the Amazon charge", "", "dispute"},
+		{"split the PG&E payment", "", "split"},
+		{"the Amazon charge", "figure", "charge"},
+		{"view the deposit", "figure", "view"},
+	} {
+		if p := Parse(c.desc); p.Kind != c.kind || p.Head != c.head {
+			t.Errorf("Parse(%q): kind %q head %q, want %q %q", c.desc, p.Kind, p.Head, c.kind, c.head)
 		}
 	}
 }

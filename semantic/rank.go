@@ -2147,7 +2147,8 @@ func fieldsHaveAny(pe *prepared, fields []int, words []string) bool {
 
 // choosingVerbs pick one of several values; choiceRoles are the controls that hold them.
 var (
-	choosingVerbs = map[string]bool{"choose": true, "pick": true, "select": true}
+	// ("switch to the University zone": the zone's radio; see switchTo.)
+	choosingVerbs = map[string]bool{"choose": true, "pick": true, "select": true, "switch": true}
 	choiceRoles   = map[string]bool{"radio": true, "option": true, "menuitemradio": true, "checkbox": true, "combobox": true, "listbox": true}
 )
 

@@ -400,8 +400,8 @@ func personName(t string) bool {
 		t = strings.TrimSpace(t[:i]) // "Elena Fischer (you)"
 	}
 	f := strings.Fields(t)
-	if len(f) < 2 || len(f) > 4 || len(t) > 40 {
-		return false
+	if len(f) < 2 || len(f) > 4 || len(t) > 40 || allTitleWords(f) {
+		return false // ("Human Resources" is a team: see allTitleWords)
 	}
 	lower := false
 	for k, w := range f {

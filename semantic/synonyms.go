@@ -14,6 +14,9 @@ import (
 // filterLead opens a filter instruction: "show only", "only show", "see only"...
 const filterLead = `(?:(?:show|see|view|display|list)\s+only|only\s+(?:show|see|view|display|list))`
 
+// filterTo opens a filter instruction by its verb: "filter to", "filter down to", "filter for".
+const filterTo = `filter(?:\s+(?:it|them|this|the list|the results))?(?:\s+down)?\s+(?:to|for)`
+
 // phraseRewrites are applied, whole words and case-insensitively, to descriptions.
 var phraseRewrites = []struct {
 	re  *regexp.Regexp
@@ -90,7 +93,11 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)^\s*` + filterLead + `\b`), "only"},
 	// "switch to the resolved alerts", "show closed jobs": a list's tab or filter named for the
 	// state kept (Resolved, Closed), the list's noun after it saying where.
-	{regexp.MustCompile(`(?i)^\s*(?:show|switch to|go to|view|see)\s+(?:the\s+|my\s+)?([a-z]+ed|open|active|pending|unread|draft)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
+	// ("list all open tickets" too: a list's verb, as "show" is.)
+	{regexp.MustCompile(`(?i)^\s*(?:show|switch to|go to|view|see|list(?:\s+all)?)\s+(?:the\s+|my\s+)?([a-z]+ed|open|active|pending|unread|draft)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
+	// "filter to unread messages", "filter for urgent tickets": a filter, as "show only" is.
+	{regexp.MustCompile(`(?i)^\s*` + filterTo + `\s+(?:the\s+)?([\w'-]+(?:\s+[\w'-]+)?)\s+([a-z]+[^s]s)\s*$`), "only $1 in the $2"},
+	{regexp.MustCompile(`(?i)^\s*` + filterTo + `\b`), "only"},
 	// "how long does it take altogether?", "what do I pay all told": a sum over the parts is
 	// the figure a page labels Total, not one of its parts.
 	{regexp.MustCompile(`(?i)\b(?:altogether|all together|all told|all in all|in all)\b`), "in total"},
@@ -123,6 +130,9 @@ var phraseRewriter = newRewriter(phraseRewrites)
 // stemmed at init, like every compared token.
 var wordAlternatives = map[string][]string{
 	"cart": {"basket", "bag"}, "basket": {"cart", "bag"},
+	// A description's "don't" is written out as "not" (see expandContractions); a page's
+	// "Don't replace" leaves the "t" of its "n't".
+	"not":   {"t"},
 	"trash": {"delete", "bin", "remove", "discard"}, "bin": {"trash", "delete"},
 	"delete": {"remove", "trash"}, "remove": {"delete", "trash"},
 	"heart": {"wishlist", "favorite", "favourite", "like", "save"},

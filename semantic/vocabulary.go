@@ -174,7 +174,19 @@ var choiceSides = map[string][]string{
 	"later": {"now", "asap"}, "schedule": {"now", "asap"},
 	"someone": {"me", "myself"}, "else": {"me", "myself"},
 	"pickup": {"delivery"}, "delivery": {"pickup"},
+	// A member's access is a menu showing their role ("Member ▾"): "change Dara's role", "make
+	// Sam an admin" ask for the menu of that row, whichever role it shows now.
+	"role": roleValues, "access": roleValues, "permission": roleValues, "permissions": roleValues,
+	"admin": roleValues, "administrator": roleValues, "member": roleValues, "viewer": roleValues,
+	"editor": roleValues, "owner": roleValues, "guest": roleValues,
+	// "change the plan", "the ticket's status": a menu showing the current plan or status.
+	"plan":   {"free", "basic", "starter", "standard", "pro", "premium", "plus", "team", "business", "enterprise"},
+	"status": {"active", "inactive", "open", "closed", "pending", "draft", "published", "resolved", "new"},
 }
+
+// roleValues are the roles a team member's access menu shows ("Member ▾", "Can edit ▾").
+var roleValues = []string{"member", "viewer", "editor", "owner", "admin", "administrator", "guest",
+	"contributor", "billing", "can view", "can edit", "can comment"}
 
 // maskedCardChoice stands in otherChoices for a payment card shown masked ("Visa •••• 6021
 // ▾"): "change payment method", "pay with another card" ask for that menu.
