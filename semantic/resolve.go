@@ -609,7 +609,7 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 		}
 		if len(p.Roles) > 0 && roleMatches(e, p.Roles[0]) {
 			l += 0.2
-		} else if nameHeads[p.Head] && len(words) == 1 && e.Role == "heading" && !contains(pe.col, head) {
+		} else if nameHeads[p.Head] && len(words) == 1 && e.Role == "heading" && !contains(pe.col, head) && !sectionTitle(e) {
 			// "the 2nd result's name": an item with no Name field is named by its title,
 			// which says it as well as a field would (above the bar of bestScore).
 			l += 0.3
@@ -680,6 +680,20 @@ func itemField(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (score
 	}
 	return best, bestOf, bestOf > 0
 }
+
+// sectionTitle reports whether heading h titles a part of the page (its item is a <section>,
+// <nav>, <aside>, <form>... such as a "Waiting room" section), not an item of a list: "the 2nd
+// result's name" is the second card's title, not the second section's. (An item's kind is its
+// tag, classes and group: "section@1", "article.car@8".)
+func sectionTitle(h *Element) bool {
+	tag, _, _ := strings.Cut(h.ItemKind, "@")
+	tag, _, _ = strings.Cut(tag, ".")
+	return pageParts[tag]
+}
+
+// pageParts are the tags of a page's parts.
+var pageParts = map[string]bool{"section": true, "nav": true, "aside": true, "main": true, "header": true,
+	"footer": true, "form": true, "fieldset": true}
 
 // itemPageWords name an item's own page: "open the last pet's profile", "the second hotel's
 // details" go to it by the item's link, whatever the link says ("Meet Socks", "View deal").

@@ -128,7 +128,8 @@ func TestAskedPage(t *testing.T) {
 }
 
 // TestResolve_ItemName: "the 2nd result's name" is the title of the second result when its
-// cards have no Name field.
+// cards have no Name field, not the title of the page's second section (the sections before
+// the cars are repeated items too).
 func TestResolve_ItemName(t *testing.T) {
 	runResolveCases(t, "s25-lead-life.html", []resolveCase{
 		{"the 2nd result's name", IntentRead, "", "car2"},

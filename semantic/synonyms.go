@@ -52,6 +52,9 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\b(?:turn|bump|crank|push) ((?:the|my|it|this) ?[\w-]*) up\b`), "increase $1"},
 	{regexp.MustCompile(`(?i)\b(?:turn|bring) ((?:the|my|it|this) ?[\w-]*) down\b`), "decrease $1"},
 	{regexp.MustCompile(`(?i)\b(?:a (?:little )?bit|a little|a touch|slightly)\b`), " "},
+	// "is the meeting being recorded": a call being recorded shows "● REC" (no alternative for
+	// "record" itself, which would let "REC" answer for DNS records).
+	{regexp.MustCompile(`(?i)\bbeing recorded\b`), "recorded rec"},
 	// "let Rahul in": a waiting room's Admit; "take one coffee out": a basket's Remove.
 	{regexp.MustCompile(`(?i)^\s*let (.+?) (?:in|join)\s*$`), "admit $1"},
 	{regexp.MustCompile(`(?i)\btake (\S+(?: \S+)?) out\b`), "remove $1"},

@@ -60,8 +60,6 @@ var directedAlternatives = map[string][]string{
 	"return": {"drop"},
 	// Tax and identity numbers by their initials: an EIN or a TIN is the Tax ID field.
 	"ein": {"tax"}, "tin": {"tax"}, "ssn": {"social", "security"},
-	// A call being recorded shows "● REC".
-	"recorded": {"rec"}, "recording": {"rec"}, "record": {"rec"},
 	// Areas, as listings abbreviate them (see the sqft rewrite).
 	"sqft": {"sq", "ft", "square", "feet"}, "sqm": {"sq", "m²", "square", "metres", "meters"},
 }
