@@ -670,6 +670,16 @@ func valueOf(s *Snapshot, ps []prepared, l int) int {
 	if dataCell(e) {
 		return -1
 	}
+	if rateUnitRe.MatchString(lt) {
+		// "$58 <div>per day</div> $232 total": a rate's unit qualifies the figure before it,
+		// never the one after it.
+		if l > 0 {
+			if f := &s.Elements[l-1]; figureLike(strings.TrimSpace(firstOf(f.Text, f.Name))) && siblingValue(f, e) {
+				return l - 1
+			}
+		}
+		return -1
+	}
 	if f := tileFigure(s, ps, l, end); f >= 0 && !button {
 		return f
 	}
@@ -2027,6 +2037,10 @@ func labelsOther(s *Snapshot, labelFor map[int]int, a, c int) bool {
 	v, ok := labelFor[a]
 	return ok && v != c && s.Elements[a].Role != "heading" && s.Elements[a].Role != "columnheader"
 }
+
+// rateUnitRe is a rate's unit written apart from its figure: "per day", "/ night", "a month",
+// "each", "per person".
+var rateUnitRe = regexp.MustCompile(`(?i)^(?:(?:per|/|an?)\s*(?:day|night|hour|hr|week|wk|month|mo|year|yr|person|guest|adult|seat|user|item|unit)s?\.?|each)$`)
 
 // openingVerbs open the thing they name, which no other control of its row does.
 var openingVerbs = map[string]bool{"open": true, "view": true, "visit": true}

@@ -185,3 +185,13 @@ func TestResolve_BeingIsNoWord(t *testing.T) {
 		{"is the meeting being recorded", IntentRead, "", "rec"},
 	})
 }
+
+// TestResolve_RateUnitQualifiesTheFigureBefore: "$41 <div>per day</div> $164 total": "per
+// day" is the unit of the figure before it, not the label of the total after it.
+func TestResolve_RateUnitQualifiesTheFigureBefore(t *testing.T) {
+	runResolveCases(t, "s25-lead-cars.html", []resolveCase{
+		{"how much per day is the Kia?", IntentRead, "", "kia-day"},
+		{"the Jeep's daily rate", IntentRead, "", "jeep-day"},
+		{"the RAV4's total", IntentRead, "", "rav4-tot"},
+	})
+}

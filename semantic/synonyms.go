@@ -237,7 +237,7 @@ var wordAlternatives = map[string][]string{
 	"month": {"monthly"}, "revisions": {"history"}, "versions": {"history"},
 	// A rate is written as a figure per period: "$389/mo", "$12/wk", "$1,140/yr"; an estimate as
 	// "Est.".
-	"monthly": {"month", "mo"}, "weekly": {"week", "wk"}, "hourly": {"hour", "hr"},
+	"monthly": {"month", "mo"}, "weekly": {"week", "wk"}, "hourly": {"hour", "hr"}, "daily": {"day"}, "nightly": {"night"},
 	"estimated": {"est"}, "points": {"pts"}, "pts": {"points"},
 	// What one owes is the balance due ("how much I owe in fines": "Balance due: $3.75").
 	"owe": {"due", "owed", "owing", "outstanding", "balance"},
