@@ -195,3 +195,12 @@ func TestResolve_RateUnitQualifiesTheFigureBefore(t *testing.T) {
 		{"the RAV4's total", IntentRead, "", "rav4-tot"},
 	})
 }
+
+// TestResolve_YearIsADate: a year alone ("Built 1998") answers a when-question, which asks for
+// a date.
+func TestResolve_YearIsADate(t *testing.T) {
+	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+		{"when was it built", IntentRead, "", "built"},
+		{"when was the house built?", IntentRead, "", "built"},
+	})
+}

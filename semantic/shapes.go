@@ -110,7 +110,15 @@ func valueShape(s string) shape {
 	if sh&shapeDate != 0 && daySpan(s) {
 		sh |= shapeSpan
 	}
+	if bareYear(s) {
+		sh |= shapeDate // "Built 1998": a year answers "when was it built"
+	}
 	return sh
+}
+
+// bareYear reports whether s is a year alone, 1900 to 2099.
+func bareYear(s string) bool {
+	return len(s) == 4 && (s[:2] == "19" || s[:2] == "20") && isDigitByte(s[2]) && isDigitByte(s[3])
 }
 
 // pointShape is valueShape but for spans of days.

@@ -18,6 +18,8 @@ func TestValueShape(t *testing.T) {
 		{"3/14/2025", shapeDate},
 		{"(+2.04%)", shapePercent},
 		{"912.40", shapeNumber},
+		{"1998", shapeNumber | shapeDate}, // a year alone
+		{"2150", shapeNumber},
 		{"1,204", shapeNumber},
 		{"$24.00", shapeNumber},
 		{"may i help you", 0},
