@@ -204,3 +204,11 @@ func TestResolve_YearIsADate(t *testing.T) {
 		{"when was the house built?", IntentRead, "", "built"},
 	})
 }
+
+// TestResolve_WhatDidItSellFor: "what did it sell for in 2019" asks for a price, as "how much"
+// does: the Sold row's price, not its event cell.
+func TestResolve_WhatDidItSellFor(t *testing.T) {
+	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+		{"what did it sell for in 2011", IntentRead, "", "ph-sold11"},
+	})
+}

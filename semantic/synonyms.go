@@ -55,6 +55,8 @@ var phraseRewrites = []struct {
 	// "is the meeting being recorded": a call being recorded shows "● REC" (no alternative for
 	// "record" itself, which would let "REC" answer for DNS records).
 	{regexp.MustCompile(`(?i)\bbeing recorded\b`), "recorded rec"},
+	// "what did it sell for in 2019", "what does it rent for": a price, asked with "what".
+	{regexp.MustCompile(`(?i)^\s*what (did|does|do|will|would) (.+?) (sell|go|rent|list|lease|cost) for\b`), "how much $1 $2 $3 for"},
 	// "let Rahul in": a waiting room's Admit; "take one coffee out": a basket's Remove.
 	{regexp.MustCompile(`(?i)^\s*let (.+?) (?:in|join)\s*$`), "admit $1"},
 	{regexp.MustCompile(`(?i)\btake (\S+(?: \S+)?) out\b`), "remove $1"},
