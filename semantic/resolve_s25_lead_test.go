@@ -212,3 +212,13 @@ func TestResolve_WhatDidItSellFor(t *testing.T) {
 		{"what did it sell for in 2011", IntentRead, "", "ph-sold11"},
 	})
 }
+
+// TestResolve_WhichNounIsXIn: "which folder is GitHub in" asks for GitHub's folder: the value
+// labelled Folder, not the GitHub heading that only repeats the question. (A guard: this
+// fixture resolves it without the rewrite too; the corpus page m06-password-vault is where the
+// heading won without it.)
+func TestResolve_WhichNounIsXIn(t *testing.T) {
+	runResolveCases(t, "s25-lead-vault.html", []resolveCase{
+		{"which folder is GitHub in", IntentRead, "", "gh-folder"},
+	})
+}
