@@ -57,7 +57,8 @@ var phraseRewrites = []struct {
 	{regexp.MustCompile(`(?i)\bbeing recorded\b`), "recorded rec"},
 	// "which folder is GitHub in", "which team is Dana on": the folder of GitHub (the noun is
 	// what is asked, the name whose).
-	{regexp.MustCompile(`(?i)^\s*which ([a-z]+) (?:is|are|was|were) (.+?) (?:in|on|under|filed under|part of)\s*\??\s*$`), "${2}'s $1"},
+	// (A name, capitalised: "which group is it in" asks of the page's own item, and stays.)
+	{regexp.MustCompile(`(?i)^\s*which ([a-z]+) (?:is|are|was|were) (?-i:([A-Z0-9].*?)) (?:in|on|under|filed under|part of)\s*\??\s*$`), "${2}'s $1"},
 	// "what did it sell for in 2019", "what does it rent for": a price, asked with "what".
 	{regexp.MustCompile(`(?i)^\s*what (did|does|do|will|would) (.+?) (sell|go|rent|list|lease|cost) for\b`), "how much $1 $2 $3 for"},
 	// "let Rahul in": a waiting room's Admit; "take one coffee out": a basket's Remove.
