@@ -16,7 +16,8 @@ import (
 // fits (the message names the closest elements) and with errs.AmbiguousTarget when several fit
 // equally well and neither q.Match nor the description says which. When the description as
 // written fails so, a word of it the page lacks is read as the page's nearest word (a typo, see
-// correctTypos) and the description tried once more.
+// correctTypos) and the description tried once more; when it resolves, it is tried once more
+// only for a slip that seldom spells another word, and that reading kept only if it fits better.
 func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	res, err := resolveAsWritten(s, q)
 	failed := err != nil
