@@ -105,13 +105,5 @@ const slotChoiceBonus = 0.25
 // element that says a time, a date or a code of the description (a word with a digit). Booking
 // it is clicking it, so it does not lack the action.
 func slotChoice(pe *prepared, qt *queryText) bool {
-	if !slotVerbs[qt.verb] || !pe.el.Interactive {
-		return false
-	}
-	for _, w := range qt.words {
-		if hasDigit(w) && ownsAny(pe, []string{w}) {
-			return true
-		}
-	}
-	return false
+	return len(qt.slotWords) > 0 && pe.el.Interactive && ownsAny(pe, qt.slotWords)
 }

@@ -377,6 +377,9 @@ type queryText struct {
 
 	// head is Parsed.Head stemmed ("" when none or an item noun).
 	head string
+	// slotWords are the words with a digit (a time, a date, a code) of a description led by a
+	// booking verb (see slotChoice).
+	slotWords []string
 	// rate is the unit of the rate the description asks for ("month" for "the monthly
 	// payment", see descRate), "" for none.
 	rate string
@@ -640,6 +643,13 @@ func newQueryText(p *Parsed) *queryText {
 		qt.head = t[0]
 		if verbHeads[p.Head] && p.First == p.Head && len(p.Words) > 0 && len(strings.Fields(p.Whole)) > 2 {
 			qt.verb = qt.head
+		}
+	}
+	if slotVerbs[qt.verb] {
+		for _, w := range qt.words {
+			if hasDigit(w) {
+				qt.slotWords = append(qt.slotWords, w) // "book the 8:45 slot": see slotChoice
+			}
 		}
 	}
 	qt.plurals = pluralsOf(p.Words)

@@ -19,7 +19,9 @@ import (
 // correctTypos) and the description tried once more; when it resolves, it is tried once more
 // only for a slip that seldom spells another word, and that reading kept only if it fits better.
 func Resolve(s *Snapshot, q Query) (Resolution, error) {
-	res, err := resolveAsWritten(s, q)
+	p := Parse(q.Description)
+	odd := typoCandidates(&p) // before resolving, which may move role words among the words
+	res, err := resolveAsWritten(s, q, &p)
 	failed := err != nil
 	if failed && !(errs.Is(err, errs.TargetNotFound) || errs.Is(err, errs.AmbiguousTarget)) {
 		return res, err
@@ -28,12 +30,13 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	// as the page's nearest word, the description may resolve where it did not, or resolve
 	// better than it did without the word ("previw the post" found the Post tab on "post"
 	// alone; read as "preview", it is the Preview button).
-	fixed, read := correctTypos(s, q.Description, !failed)
+	fixed, read := correctTypos(s, q.Description, odd, !failed)
 	if read == "" {
 		return res, err
 	}
 	q.Description = fixed
-	res2, err2 := resolveAsWritten(s, q)
+	p2 := Parse(fixed)
+	res2, err2 := resolveAsWritten(s, q, &p2)
 	if err2 != nil {
 		return res, err
 	}
@@ -46,49 +49,48 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	return res2, nil
 }
 
-// resolveAsWritten is Resolve for the description as it is written.
-func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
+// resolveAsWritten is Resolve for the description as it is written, which p is the parse of.
+func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	if strings.TrimSpace(q.Description) == "" {
 		return Resolution{}, errs.E(errs.TargetNotFound, "empty target description")
 	}
 	if q.Match != "" && !validMatch(q.Match) {
 		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
 	}
-	p := Parse(q.Description)
-	if f, why, found := pageStep(s, q.Description, intentOf(q, &p)); found {
+	if f, why, found := pageStep(s, q.Description, intentOf(q, p)); found {
 		// "go to the last page", "the first page of results": the pagination's control of
 		// that number, before "results" are counted as items.
 		res := resolution(scored{Element: &s.Elements[f], eligible: true}, 0.6, why)
-		res.RunnersUp = runnersUp(rankScored(s, q, &p), f)
+		res.RunnersUp = runnersUp(rankScored(s, q, p), f)
 		return res, nil
 	}
 	if p.Counted != "" && len(p.Attrs) == 0 {
-		if res, ok := itemOrdinal(s, &p, intentOf(q, &p), ordinalOf(&p, q)); ok {
+		if res, ok := itemOrdinal(s, p, intentOf(q, p), ordinalOf(p, q)); ok {
 			return res, nil
 		}
 	}
-	sc := rankScored(s, q, &p)
-	if f, why, found := timeGridCell(s, prepare(s), &p, q.Description, intentOf(q, &p)); found {
+	sc := rankScored(s, q, p)
+	if f, why, found := timeGridCell(s, prepare(s), p, q.Description, intentOf(q, p)); found {
 		// "the first lesson on Wednesday": an entry of a time grid, by its day's column.
 		c := scored{Element: &s.Elements[f], eligible: true}
 		res := resolution(c, 0.6, why)
 		res.RunnersUp = runnersUp(sc, f)
 		return res, nil
 	}
-	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, &p)); found {
+	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, p)); found {
 		// "go to July" on a calendar that shows June: its next-month control.
 		res := resolution(scored{Element: &s.Elements[f], eligible: true}, 0.5, why)
 		res.RunnersUp = runnersUp(sc, f)
 		return res, nil
 	}
-	if n := ordinalOf(&p, q); p.Item != "" && n != 0 {
+	if n := ordinalOf(p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
-		if top, of, found := itemField(s, &p, intentOf(q, &p), sc, n); found {
+		if top, of, found := itemField(s, p, intentOf(q, p), sc, n); found {
 			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
 		}
-		if top, of, found := itemPageLink(s, &p, intentOf(q, &p), sc, n); found {
+		if top, of, found := itemPageLink(s, p, intentOf(q, p), sc, n); found {
 			res := resolution(top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of))
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
@@ -102,10 +104,10 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 	}
 	ok := sc[:k:k]
 	if len(ok) == 0 {
-		if res, found := pageHeading(s, q, &p); found {
+		if res, found := pageHeading(s, q, p); found {
 			return res, nil
 		}
-		return Resolution{}, notFound(s, q, &p, sc)
+		return Resolution{}, notFound(s, q, p, sc)
 	}
 
 	n, hasOrd := parseMatch(q.Match)
@@ -129,7 +131,7 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 			res.RunnersUp = runnersUp(sc, c.Element.ID)
 			return res, nil
 		}
-		if top, why, found := neighbourInLine(s, &p, q.Description, ok); found {
+		if top, why, found := neighbourInLine(s, p, q.Description, ok); found {
 			res := resolution(top, 0.45+0.4*base(top.Score), why+"; "+top.Why)
 			res.RunnersUp = runnersUp(sc, top.Element.ID)
 			return res, nil
@@ -137,7 +139,7 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 	}
 
 	if hasOrd {
-		band := ordinalBandOf(s, ok, &p)
+		band := ordinalBandOf(s, ok, p)
 		i := n - 1
 		if n < 0 {
 			i = len(band) + n
@@ -147,7 +149,7 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 				ordinalText(n), q.Description, len(band), list(band, 5))
 		}
 		top := band[i]
-		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, &p), n); found {
+		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, p), n); found {
 			// "the last category" where a label says "Categories": the label names the list
 			// after it, and the ordinal counts the list.
 			c := scored{Element: &s.Elements[its[0]], Score: top.Score, Why: fmt.Sprintf("%s of %d items after %q", ordinalText(n), its[1], top.Element.Name), eligible: true}
@@ -167,9 +169,9 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 	// a value read is often anchored by a label or a control that says every word ("the
 	// number of DNS records" is the count, not "Add DNS record"), and a click goes to a
 	// control, not to the name beside it ("message Ben Okoro").
-	if in := intentOf(q, &p); in == IntentClick || in == IntentType {
+	if in := intentOf(q, p); in == IntentClick || in == IntentType {
 		if near := nearTop(s, ok); len(near) > 0 {
-			if one := breakTie(s, &p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && (one[0].Element.ID != top.Element.ID || len(tied) > 0) && fitFor(one[0].Element, in) {
+			if one := breakTie(s, p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && (one[0].Element.ID != top.Element.ID || len(tied) > 0) && fitFor(one[0].Element, in) {
 				res := resolution(one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart")
 				res.RunnersUp = runnersUp(sc, one[0].Element.ID)
 				return res, nil
@@ -185,7 +187,7 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 			return res, nil
 		}
 		all := append([]scored{top}, tied...)
-		if one := breakTie(s, &p, q.Description, all, false); len(one) == 1 {
+		if one := breakTie(s, p, q.Description, all, false); len(one) == 1 {
 			// The description says which in words the score weighs too little: sure enough to
 			// act, not so sure that a model, when there is one, is not asked.
 			res := resolution(one[0], 0.45, one[0].Why+"; of "+strconv.Itoa(len(all))+" alike, the one the description tells apart")
@@ -206,7 +208,7 @@ func resolveAsWritten(s *Snapshot, q Query) (Resolution, error) {
 		}
 	}
 	b := base(top.Score)
-	if roleOnly(&p) && second < top.Score-tieEpsilon {
+	if roleOnly(p) && second < top.Score-tieEpsilon {
 		// "the paragraph", "the main heading": a description that names only a role is as sure
 		// as the role is unique; a weak text score says nothing about it.
 		b = math.Max(b, 0.75)

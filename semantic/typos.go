@@ -32,14 +32,8 @@ const (
 // extra letter or two letters swapped: a description that resolved as written is read again
 // only for those, which make no other word ("previw", "asign", "senoir"), while one letter for
 // another often does ("shopping" is one from "shipping").
-func correctTypos(s *Snapshot, description string, slipOnly bool) (string, string) {
-	p := Parse(description)
-	var odd []string
-	for _, w := range append(append([]string(nil), p.Words...), p.Context...) {
-		if utf8.RuneCountInString(w) >= typoMinLen && allLetters(w) && !contains(odd, w) {
-			odd = append(odd, w)
-		}
-	}
+// odd are the description's typoCandidates.
+func correctTypos(s *Snapshot, description string, odd []string, slipOnly bool) (string, string) {
 	if len(odd) == 0 {
 		return "", ""
 	}
@@ -63,6 +57,20 @@ func correctTypos(s *Snapshot, description string, slipOnly bool) (string, strin
 		return "", ""
 	}
 	return out, strings.Join(read, ", ")
+}
+
+// typoCandidates are the salient and context words of p that a slip may have made: words of
+// typoMinLen letters or more, letters only.
+func typoCandidates(p *Parsed) []string {
+	var odd []string
+	for _, group := range [][]string{p.Words, p.Context} {
+		for _, w := range group {
+			if utf8.RuneCountInString(w) >= typoMinLen && allLetters(w) && !contains(odd, w) {
+				odd = append(odd, w)
+			}
+		}
+	}
+	return odd
 }
 
 // pageVocab is pageWords of s, worked out once for a snapshot taken by Snap (which is never
