@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/browser/browsertest"
 	"github.com/rodeo-run/rodeo/errs"
@@ -68,6 +69,17 @@ type groundingCase struct {
 	Intent      string `json:"intent"`
 	Want        string `json:"want"`
 	Match       string `json:"match,omitempty"`
+	// After are steps done on a fresh load of the page before the description is resolved: what
+	// an action produced ("the confirmation" after a submit) is asked of the page it left.
+	After []afterStep `json:"after,omitempty"`
+}
+
+// afterStep is one action of a case's After: a click, typing a text into a field, or a key.
+type afterStep struct {
+	Click string `json:"click,omitempty"`
+	Type  string `json:"type,omitempty"`
+	Text  string `json:"text,omitempty"`
+	Press string `json:"press,omitempty"`
 }
 
 type groundingFile struct {
@@ -91,6 +103,19 @@ type groundedPage struct {
 	snap    *Snapshot
 	file    groundingFile
 	ok      [][]int
+	// after holds, for a case with After steps, the page as those steps left it, and the
+	// snapshot taken just before them on the same fresh load (what the steps changed is the
+	// difference); nil for the other cases, which are asked of snap.
+	after  []*Snapshot
+	before []*Snapshot
+}
+
+// snapOf is the snapshot case i is asked of.
+func (gp *groundedPage) snapOf(i int) *Snapshot {
+	if i < len(gp.after) && gp.after[i] != nil {
+		return gp.after[i]
+	}
+	return gp.snap
 }
 
 // heldOutDir is the held-out part of the corpus, under groundingDir.
@@ -217,16 +242,11 @@ func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
 		if gp.snap, err = Snap(context.Background(), tab); err != nil {
 			return nil, fmt.Errorf("%s: snap: %v", name, err)
 		}
-		var sels [][]any
-		for _, c := range gp.file.Cases {
-			sels = append(sels, []any{c.Want, c.Intent == "read"})
+		if gp.ok, err = expectedIDs(tab, gp.snap, gp.file.Cases); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		res, err := tab.Evaluate(rod.Eval(expectJS, windowKey, gp.snap.Gen, len(gp.snap.Elements), sels))
-		if err != nil {
-			return nil, fmt.Errorf("%s: expect: %v", name, err)
-		}
-		if err := json.Unmarshal([]byte(res.Value.JSON("", "")), &gp.ok); err != nil {
-			return nil, fmt.Errorf("%s: expect: %v", name, err)
+		if err := gp.loadAfterCases(inc, base+"/"+name+".html"); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 		for i, ok := range gp.ok {
 			if len(ok) == 0 {
@@ -236,6 +256,149 @@ func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
 		out = append(out, gp)
 	}
 	return out, nil
+}
+
+// expectedIDs is, per case, the ids of snap's elements that count as the case's expected one.
+func expectedIDs(tab *rod.Page, snap *Snapshot, cases []groundingCase) ([][]int, error) {
+	var sels [][]any
+	for _, c := range cases {
+		sels = append(sels, []any{c.Want, c.Intent == "read"})
+	}
+	res, err := tab.Evaluate(rod.Eval(expectJS, windowKey, snap.Gen, len(snap.Elements), sels))
+	if err != nil {
+		return nil, fmt.Errorf("expect: %v", err)
+	}
+	var ok [][]int
+	if err := json.Unmarshal([]byte(res.Value.JSON("", "")), &ok); err != nil {
+		return nil, fmt.Errorf("expect: %v", err)
+	}
+	return ok, nil
+}
+
+// loadAfterCases gives each case with After steps its own fresh load of the page in a scratch
+// tab: a snapshot before the steps, the steps, and the snapshot the case is asked of.
+func (gp *groundedPage) loadAfterCases(inc *rod.Browser, url string) error {
+	var tab *rod.Page
+	defer func() {
+		if tab != nil {
+			_ = tab.Close()
+		}
+	}()
+	for i, c := range gp.file.Cases {
+		if len(c.After) == 0 {
+			continue
+		}
+		if tab == nil {
+			var err error
+			if tab, err = inc.Page(proto.TargetCreateTarget{}); err != nil {
+				return err
+			}
+		}
+		if gp.after == nil {
+			gp.after, gp.before = make([]*Snapshot, len(gp.file.Cases)), make([]*Snapshot, len(gp.file.Cases))
+		}
+		before, after, err := snapAround(tab, url, c.After)
+		if err != nil {
+			return fmt.Errorf("case %q: %v", c.Description, err)
+		}
+		ok, err := expectedIDs(tab, after, []groundingCase{c})
+		if err != nil {
+			return fmt.Errorf("case %q: %v", c.Description, err)
+		}
+		gp.before[i], gp.after[i], gp.ok[i] = before, after, ok[0]
+	}
+	return nil
+}
+
+// snapAround loads url afresh, snapshots it, does the steps with real input events, waits for
+// the page to settle and snapshots it again.
+func snapAround(tab *rod.Page, url string, steps []afterStep) (before, after *Snapshot, err error) {
+	if err := tab.Navigate(url); err != nil {
+		return nil, nil, err
+	}
+	if err := tab.WaitLoad(); err != nil {
+		return nil, nil, err
+	}
+	ctx := context.Background()
+	if before, err = Snap(ctx, tab); err != nil {
+		return nil, nil, err
+	}
+	for _, st := range steps {
+		if err := doStep(tab, st); err != nil {
+			return nil, nil, err
+		}
+	}
+	// A corpus page answers an action within 300 ms (a timer, a fake request): wait that long,
+	// then for the DOM to settle.
+	time.Sleep(350 * time.Millisecond)
+	if err := tab.WaitDOMStable(100*time.Millisecond, 0); err != nil {
+		return nil, nil, err
+	}
+	after, err = Snap(ctx, tab)
+	return before, after, err
+}
+
+// doStep does one After step: a left click, typing into a field (inserted as a paste is: input
+// events, no key events), or pressing a key by its name ("Enter", "Escape", "Tab").
+func doStep(tab *rod.Page, st afterStep) error {
+	t := tab.Timeout(5 * time.Second)
+	defer t.CancelTimeout()
+	switch {
+	case st.Click != "":
+		el, err := findStepElement(t, st.Click)
+		if err != nil {
+			return err
+		}
+		return el.Click(proto.InputMouseButtonLeft, 1)
+	case st.Type != "":
+		el, err := findStepElement(t, st.Type)
+		if err != nil {
+			return err
+		}
+		if err := el.Focus(); err != nil {
+			return err
+		}
+		return t.InsertText(st.Text)
+	case st.Press != "":
+		k, ok := stepKeys[st.Press]
+		if !ok {
+			return fmt.Errorf("after: unknown key %q (known: Enter, Escape, Tab, Backspace, ArrowDown, ArrowUp, Space)", st.Press)
+		}
+		return t.Keyboard.Type(k)
+	}
+	return fmt.Errorf("after: a step says none of click, type or press")
+}
+
+var stepKeys = map[string]input.Key{
+	"Enter": input.Enter, "Escape": input.Escape, "Tab": input.Tab, "Backspace": input.Backspace,
+	"ArrowDown": input.ArrowDown, "ArrowUp": input.ArrowUp, "Space": input.Space,
+}
+
+// findStepElement finds an After step's element by a corpus selector (" >>> " steps into a
+// shadow root or an iframe).
+func findStepElement(tab *rod.Page, sel string) (*rod.Element, error) {
+	parts := strings.Split(sel, " >>> ")
+	el, err := tab.Element(parts[0])
+	if err != nil {
+		return nil, fmt.Errorf("after: %q: %v", sel, err)
+	}
+	for _, part := range parts[1:] {
+		if sr, err := el.ShadowRoot(); err == nil {
+			el, err = sr.Element(part)
+			if err != nil {
+				return nil, fmt.Errorf("after: %q: %v", sel, err)
+			}
+			continue
+		}
+		fr, err := el.Frame()
+		if err != nil {
+			return nil, fmt.Errorf("after: %q: %v", sel, err)
+		}
+		if el, err = fr.Element(part); err != nil {
+			return nil, fmt.Errorf("after: %q: %v", sel, err)
+		}
+	}
+	return el, nil
 }
 
 // serveForever serves dir for the test binary's life (the corpus is shared by several tests).
@@ -404,7 +567,7 @@ func TestGrounding(t *testing.T) {
 	var durs []time.Duration
 	for _, gp := range pages {
 		for i, c := range gp.file.Cases {
-			s := freshCopy(gp.snap)
+			s := freshCopy(gp.snapOf(i))
 			t0 := time.Now()
 			res, err := Resolve(s, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
 			d := time.Since(t0)
@@ -688,7 +851,7 @@ func runEngine(t *testing.T, ctx context.Context, pages []*groundedPage, g *Engi
 			oracle.mu.Lock()
 			oracle.expect, oracle.shown = gp.ok[i], -1
 			oracle.mu.Unlock()
-			res, err := g.Resolve(ctx, gp.snap, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
+			res, err := g.Resolve(ctx, gp.snapOf(i), Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
 			oracle.mu.Lock()
 			shown := oracle.shown
 			oracle.mu.Unlock()

@@ -54,7 +54,7 @@ func TestGroundingCorpusValid(t *testing.T) {
 			}
 			visible := false
 			for _, id := range gp.ok[i] {
-				visible = visible || gp.snap.Elements[id].Visible
+				visible = visible || gp.snapOf(i).Elements[id].Visible
 			}
 			if !visible {
 				t.Errorf("%s: the expected element %q is not visible", where, c.Want)
