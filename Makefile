@@ -7,7 +7,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEB_PACKAGES = chromium
 TEST_TIMEOUT ?= 14m
 
-.PHONY: run build test test-short bench lint docs deps check-docs clean
+.PHONY: run build test test-short bench lint docs deps check-docs clean corpus
 
 run: deps build
 	./$(BIN) serve
@@ -59,3 +59,8 @@ docs:
 
 clean:
 	rm -rf bin
+
+# corpus freezes the grounding corpus's snapshots into testdata/grounding/frozen/ (run it after
+# changing a corpus page or semantic/snapshot.js; TestGroundingFrozenCurrent fails until then).
+corpus: deps
+	GROUNDING_FREEZE=1 $(GO) test -count=1 -run 'TestGroundingFrozenCurrent$$' ./semantic/

@@ -425,6 +425,9 @@ type groundingOutcome struct {
 	tokens     Tokens
 	by         string
 	shown      int // with a scripted model: -1 not asked, 0 asked without the expected element among the candidates, 1 with it
+	intent     string
+	after      bool // the case was asked after steps
+	wrongOK    bool // another element, with a confidence a node acts on
 }
 
 type tally struct{ n, ok int }
