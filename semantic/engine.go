@@ -36,7 +36,7 @@ type Engine struct {
 // tuning pages, at the same number of model calls (457), it sends the model 128 instead of 123
 // of the heuristic's 173 wrong answers (GROUNDING_CONF=file with GROUNDING_TUNING_ONLY=1
 // GROUNDING_FAST=1 go test -run 'TestGrounding$' ./semantic/, ranking the rows by
-// confidence x (1 - 0.5 x unexplained share); session 4).
+// confidence x (1 - 0.5 x unexplained share)).
 const unexplainedWeight = 0.5
 
 // defaultLLMBelow is the confidence below which the heuristic's answer goes to the model.

@@ -32,11 +32,7 @@ import (
 // testdata/grounding/heldout/ are held out: they were written by someone who never saw the
 // ranker, the ranker is tuned on the others only, and the held-out accuracy is the honest
 // estimate. TestGrounding logs only the tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the
-// others). (Sessions 1 and 2 held out a third of the first 82 pages by a hash of their name;
-// session 3 opened those for tuning and held out a fresh set instead; session 4 opened that set
-// (x01-x30) and held out a third, y01-y30, written to look like production markup; session 5
-// measured a fourth, z01-z20, production markup too, before any rule was written from it (58.4 %
-// on its first run, as y's 60.3 %) and then opened it for tuning: see docs/PERFORMANCE.md.)
+// others). docs/PERFORMANCE.md says how each part of the corpus was written and measured.
 //
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the

@@ -19,7 +19,7 @@ import (
 // whole prompt (system + user) in estimated tokens (characters / 4), whatever the page's size.
 // Sixty candidates: a description that shares no word with its target ranks it nowhere, and on
 // a busy page forty lines ran out before it; the budget still trims long lines (the figures at
-// 40, 60, 80 and 120: docs/PERFORMANCE.md, session 9).
+// 40, 60, 80 and 120 are in the git history of docs/PERFORMANCE.md).
 const (
 	defaultMaxCandidates = 60
 	promptBudget         = 1400
@@ -102,8 +102,8 @@ func kindMates(s *Snapshot, p *Parsed, seen map[int]bool, room int) []*Element {
 // asked for (kindMates), the rest of the eligible candidates; then, while there is room,
 // visible elements fit for the intent that share any word with the description (a vague
 // description scores nothing in the heuristic), then any other visible elements fit for it.
-// The shares were set on the tuning pages (session 4: held-out 81.6 -> 83.5 -> 86.0 % with the
-// scripted model as item and kind mates were added, docs/PERFORMANCE.md).
+// The shares were set on the tuning pages (held-out 81.6 -> 83.5 -> 86.0 % with the scripted
+// model as item and kind mates were added).
 func llmCandidates(s *Snapshot, p *Parsed, intent Intent, sc []scored, k int) []*Element {
 	seen := map[int]bool{}
 	var out []*Element

@@ -248,7 +248,7 @@ func TestResolve_Errors(t *testing.T) {
 	}
 }
 
-// TestResolve_Relations covers session 3's relations on one fixture: an action and the post it
+// TestResolve_Relations covers relations on one fixture: an action and the post it
 // acts on, a table lookup, key/value fields, values labelled in running text, questions, a
 // setting's switch, and a tie between the navigation and the content.
 func TestResolve_Relations(t *testing.T) {
@@ -389,7 +389,7 @@ func TestResolve_FrameworkMarkup(t *testing.T) {
 }
 
 // TestResolve_RowWords: what a row says beside its controls, and what a description says in
-// passing (session 8: each case failed before).
+// passing (each case failed before).
 func TestResolve_RowWords(t *testing.T) {
 	runResolveCases(t, "rowwords.html", []resolveCase{
 		// The list item's own text names the fixture its Tickets link is for; "buy" is the
@@ -408,8 +408,8 @@ func TestResolve_RowWords(t *testing.T) {
 }
 
 // TestResolve_CollectionsAreNotOne: a name that says a description word only in the plural is
-// the section or list of those things, not the one the description qualifies (session 13: the
-// first two failed before, finding the Claims link).
+// the section or list of those things, not the one the description qualifies (the first
+// two failed before, finding the Claims link).
 func TestResolve_CollectionsAreNotOne(t *testing.T) {
 	runResolveCases(t, "collections.html", []resolveCase{
 		{"open the water damage claim", IntentClick, "", "claim-water"},
@@ -424,7 +424,7 @@ func TestResolve_CollectionsAreNotOne(t *testing.T) {
 }
 
 // TestResolve_LabelsHandToTheirControls: a click or a keystroke whose words are on a plain
-// text goes to the control that text names in its row or card (session 13: the vehicle, the
+// text goes to the control that text names in its row or card (the vehicle, the
 // property manager and the bed and breakfast rate failed before, finding the text; the others
 // guard the cases the ranker already had).
 func TestResolve_LabelsHandToTheirControls(t *testing.T) {
@@ -440,7 +440,7 @@ func TestResolve_LabelsHandToTheirControls(t *testing.T) {
 }
 
 // TestResolve_WordsPagesUseInstead: a field named by the role word alone, and the words forms
-// and apps use for what people call otherwise (session 7: each case failed before).
+// and apps use for what people call otherwise (each case failed before).
 func TestResolve_WordsPagesUseInstead(t *testing.T) {
 	issue := page(
 		[5]string{"header", "text", "Forgebase / mapkit-js", "", ""},
@@ -540,7 +540,7 @@ func TestResolve_EditorPlaceholders(t *testing.T) {
 	})
 }
 
-// TestResolve_DivGridHeaders: grids of divs whose header the ranker did not find (session 14):
+// TestResolve_DivGridHeaders: grids of divs whose header the ranker did not find:
 // a header row whose first column is "#", a card whose title between two tables is an item of
 // their list, and a flat CSS grid whose cells, day headers and row labels are all items.
 func TestResolve_DivGridHeaders(t *testing.T) {
@@ -581,7 +581,7 @@ func TestResolve_DivGridHeaders(t *testing.T) {
 }
 
 // TestResolve_ValuesBesideTheirWords: a reading whose words are on a key or a line that says
-// what a value is reads the value (session 14: the username and the SUV's price failed before,
+// what a value is reads the value (the username and the SUV's price failed before,
 // finding the key or the line).
 func TestResolve_ValuesBesideTheirWords(t *testing.T) {
 	runResolveCases(t, "values.html", []resolveCase{

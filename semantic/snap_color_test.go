@@ -11,7 +11,7 @@ import (
 // the browser's own light grey of an unstyled button, dark text on a clear background, or an
 // element that is not a control.
 func TestSnap_Color(t *testing.T) {
-	_, s := snapFixture(t, "s24-look-colors.html")
+	_, s := snapFixture(t, "look-colors.html")
 	for _, c := range []struct{ id, color string }{
 		{"cancel", "red"}, {"pay", "green"}, {"save", "blue"}, {"gift", "yellow"}, {"help", "black"},
 		{"back", "grey"}, {"coupon", "blue"}, {"upgrade", ""}, {"terms", "purple"}, {"wish", "pink"},
@@ -33,7 +33,7 @@ func TestSnap_Color(t *testing.T) {
 // snapshot, sent as a difference from the last one, which says what a fresh walk says.
 func TestSnap_ColorChange(t *testing.T) {
 	ctx := context.Background()
-	p, _ := snapFixture(t, "s24-look-colors.html")
+	p, _ := snapFixture(t, "look-colors.html")
 	steps := []struct {
 		what, js, id, color string
 	}{
@@ -55,7 +55,7 @@ func TestSnap_ColorChange(t *testing.T) {
 // is read through the restyle scope and still recolours.
 func TestSnap_ColorRestyleOnly(t *testing.T) {
 	ctx := context.Background()
-	p, _ := snapFixture(t, "s24-look-colors.html")
+	p, _ := snapFixture(t, "look-colors.html")
 	for range 2 {
 		if _, err := Snap(ctx, p); err != nil {
 			t.Fatal(err)
@@ -96,7 +96,7 @@ func TestDecodeWire_Color(t *testing.T) {
 // full walk of the page, and the patched snapshot says what a fresh walk says.
 func TestSnap_RecolorPatched(t *testing.T) {
 	ctx := context.Background()
-	p, _ := snapFixture(t, "s25-snap-recolor.html")
+	p, _ := snapFixture(t, "snap-recolor.html")
 	counter := func(name string) int { return p.MustEval(`(k, c) => window[k][c] || 0`, windowKey, name).Int() }
 	for _, c := range []struct {
 		what, js string
@@ -154,7 +154,7 @@ func TestReadMessage_ColorPatch(t *testing.T) {
 // greys (#e5e7eb) are grey; an unstyled button's face (the browser's buttonface, which nobody
 // chose) has no colour.
 func TestSnap_ColorWhiteIsWhite(t *testing.T) {
-	_, s := snapFixture(t, "s25-snap-look.html")
+	_, s := snapFixture(t, "snap-look.html")
 	for _, c := range []struct{ id, color string }{
 		{"act1", ""}, {"act5", ""}, {"act2", "white"}, {"billing-title", "white"},
 		{"act3", "grey"}, {"act4", "black"}, {"cookie-reject", ""},

@@ -13,7 +13,7 @@ import (
 // whitespace-collapsed, optgroups flattened) and what aria-current says are recorded; an
 // element marked current with no text of its own is kept.
 func TestSnap_OptionsAndCurrent(t *testing.T) {
-	_, s := snapFixture(t, "s24-snap-checkout.html")
+	_, s := snapFixture(t, "snap-checkout.html")
 	country := byID(s, "country")
 	if country == nil {
 		t.Fatal("#country missing")
@@ -51,7 +51,7 @@ func TestSnap_OptionsAndCurrent(t *testing.T) {
 // snapshot derived from scratch says.
 func TestSnap_OptionsAndCurrentChange(t *testing.T) {
 	ctx := context.Background()
-	p, _ := snapFixture(t, "s24-snap-checkout.html")
+	p, _ := snapFixture(t, "snap-checkout.html")
 	steps := []struct {
 		what, js string
 		check    func(s *Snapshot) bool

@@ -43,7 +43,7 @@ func TestStem_BritishSpelling(t *testing.T) {
 // TestResolve_OtherSpelling: a British user on an American page, and an American one on a
 // British page, name controls in their own spelling.
 func TestResolve_OtherSpelling(t *testing.T) {
-	runResolveCases(t, "s23-spell-us-shop.html", []resolveCase{
+	runResolveCases(t, "spell-us-shop.html", []resolveCase{
 		{"the colour dropdown", IntentAny, "", "color"},
 		{"my favourites", IntentClick, "", "nav-favs"},
 		{"show the cancelled orders", IntentClick, "", "tab-canceled"},
@@ -52,7 +52,7 @@ func TestResolve_OtherSpelling(t *testing.T) {
 		{"customise my feed", IntentClick, "", "customize"},
 		{"open the catalogue", IntentClick, "", "catalog"},
 	})
-	runResolveCases(t, "s23-spell-uk-council.html", []resolveCase{
+	runResolveCases(t, "spell-uk-council.html", []resolveCase{
 		{"choose the vehicle color", IntentClick, "", "colour"},
 		{"the license number", IntentType, "", "licence"},
 		{"pick it up at the civic center", IntentClick, "", "civic-centre"},

@@ -9,14 +9,14 @@ import (
 // TestResolve_Typos: a description with a slip of the keyboard in a word the page lacks
 // resolves as the page's nearest word would, says what it read, and costs some confidence.
 func TestResolve_Typos(t *testing.T) {
-	runResolveCases(t, "s23-typos-checkout.html", []resolveCase{
+	runResolveCases(t, "typos-checkout.html", []resolveCase{
 		{"the shiping address", IntentType, "", "ship"},
 		{"type into the bliling address", IntentType, "", "bill"},
 		{"delivery instrucitons", IntentType, "", "instr"},
 		{"open the calender", IntentClick, "", "calendar"},
 		{"tick the newsleter box", IntentClick, "", "newsletter"},
 	})
-	_, s := snapFixture(t, "s23-typos-checkout.html")
+	_, s := snapFixture(t, "typos-checkout.html")
 	res, err := Resolve(s, Query{Description: "type into the bliling address", Intent: IntentType})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +36,7 @@ func TestResolve_Typos(t *testing.T) {
 // TestResolve_TyposNotRead: a word one slip from two page words with different meanings is
 // not read as either, and a description that resolves as written is not rewritten.
 func TestResolve_TyposNotRead(t *testing.T) {
-	_, s := snapFixture(t, "s23-typos-checkout.html")
+	_, s := snapFixture(t, "typos-checkout.html")
 	// "sumbit" is one swap from "submit" and one letter from "summit".
 	if res, err := Resolve(s, Query{Description: "the sumbit thing", Intent: IntentClick}); err == nil {
 		t.Errorf("Resolve(the sumbit thing) = %s (%s): want no guess between Submit and Summit", describe(&res.Element), res.Why)
@@ -86,7 +86,7 @@ func TestReplaceWord(t *testing.T) {
 // TestPageVocab: the vocabulary kept on a Snap snapshot is the page's, and a snapshot built
 // elsewhere (the extension's) gets its own each time.
 func TestPageVocab(t *testing.T) {
-	_, s := snapFixture(t, "s23-typos-checkout.html")
+	_, s := snapFixture(t, "typos-checkout.html")
 	want := pageWords(prepare(s))
 	if len(want) == 0 {
 		t.Fatal("the fixture has no words")

@@ -5,7 +5,7 @@ import "testing"
 // TestResolve_ContractionsLeaveNoFragments: a contraction is written out before parsing: "I'm"
 // (straight or curly) leaves no "m" to match the size M filter, "let's" no "let".
 func TestResolve_ContractionsLeaveNoFragments(t *testing.T) {
-	runResolveCases(t, "s25-faults-shop.html", []resolveCase{
+	runResolveCases(t, "parse-shop.html", []resolveCase{
 		{"I'm looking for the size guide", IntentClick, "", "size-guide"},
 		{"I’m looking for the size guide", IntentAny, "", "size-guide"},
 		{"let's sort by price", IntentClick, "", "sort"},
@@ -15,7 +15,7 @@ func TestResolve_ContractionsLeaveNoFragments(t *testing.T) {
 // TestResolve_SwitchIsAVerb: a leading "switch" is an instruction whose object is the target
 // (the Annual radio, the Switch account button), not the switch role; "the X switch" still is.
 func TestResolve_SwitchIsAVerb(t *testing.T) {
-	runResolveCases(t, "s25-faults-billing.html", []resolveCase{
+	runResolveCases(t, "parse-billing.html", []resolveCase{
 		{"switch to the annual plan", IntentClick, "", "annual"},
 		{"switch to annual billing", IntentAny, "", "annual"},
 		// Guards (they pass at main too): a Switch account button is named for the verb, and
@@ -29,7 +29,7 @@ func TestResolve_SwitchIsAVerb(t *testing.T) {
 // filters, as "show only" is: the tab or chip named for what is kept, the list's noun saying
 // where (not the ticket whose subject says "Filter" or "list").
 func TestResolve_ListAndFilterVerbs(t *testing.T) {
-	runResolveCases(t, "s25-faults-helpdesk.html", []resolveCase{
+	runResolveCases(t, "parse-helpdesk.html", []resolveCase{
 		{"list all open tickets", IntentClick, "", "tab-open"},
 		{"list the pending tickets", IntentAny, "", "tab-pending"},
 		{"filter to urgent tickets", IntentClick, "", "chip-urgent"},
@@ -41,7 +41,7 @@ func TestResolve_ListAndFilterVerbs(t *testing.T) {
 // is the action's button in the row that names the payee, not the row's amount read as a
 // figure.
 func TestResolve_ActionOnACharge(t *testing.T) {
-	runResolveCases(t, "s25-faults-bank.html", []resolveCase{
+	runResolveCases(t, "parse-bank.html", []resolveCase{
 		{"split the PG&E payment", IntentAny, "", "pge-split"},
 	})
 }
@@ -50,7 +50,7 @@ func TestResolve_ActionOnACharge(t *testing.T) {
 // role they have now ("Viewer ▾"); "change Sam's access" is the menu on Sam's row, not the
 // first row's "Owner ▾" or the Access column's header (see choiceSides).
 func TestResolve_RoleMenuShowsTheCurrentRole(t *testing.T) {
-	runResolveCases(t, "s25-faults-team.html", []resolveCase{
+	runResolveCases(t, "parse-team.html", []resolveCase{
 		{"change Sam's access", IntentClick, "", "mem3-menu"},
 		{"change Sam's access", IntentAny, "", "mem3-menu"},
 		{"change Lena's permissions", IntentClick, "", "mem4-menu"},

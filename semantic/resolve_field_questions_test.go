@@ -8,11 +8,11 @@ import "testing"
 // writes a name "Surname, Given"; a row's table may sit in a card, which is then too large
 // to be the item.
 func TestResolve_FieldOfRow(t *testing.T) {
-	runResolveCases(t, "s24-fieldq-catalogue.html", []resolveCase{
+	runResolveCases(t, "fieldq-catalogue.html", []resolveCase{
 		{"who teaches HIST 2150?", IntentRead, "", "i-hist"},
 		{"who teaches PHIL 2310", IntentRead, "", "i-phil"},
 	})
-	runResolveCases(t, "s24-fieldq-members.html", []resolveCase{
+	runResolveCases(t, "fieldq-members.html", []resolveCase{
 		{"what role does Inès have?", IntentRead, "", "r-ines"},
 		{"what role does Kofi have", IntentRead, "", "r-kofi"},
 		{"who is the workspace owner?", IntentRead, "", "n-maya"},
@@ -55,7 +55,7 @@ func TestParse_InvertedQuestionHead(t *testing.T) {
 // TestResolve_LabelWithRate: "how much VAT" reads the amount beside "VAT (20%)", not the
 // label: the rate in brackets makes the label look like a figure but it still labels.
 func TestResolve_LabelWithRate(t *testing.T) {
-	runResolveCases(t, "s24-fieldq-invoice.html", []resolveCase{
+	runResolveCases(t, "fieldq-invoice.html", []resolveCase{
 		{"how much VAT", IntentRead, "", "tl3"},
 		{"how much VAT is on this invoice?", IntentRead, "", "tl3"},
 		{"the early-payment discount", IntentRead, "", "tl2"},

@@ -7,7 +7,7 @@ import "testing"
 // and label, as frameworks write them) reads with its words apart: "the Signature step" is not
 // lost in "2Signature", nor "the invoice email" in "dana@fieldnotes.ioinvoice attachedWork".
 func TestResolve_GluedChildTexts(t *testing.T) {
-	runResolveCases(t, "s25-snap-mail.html", []resolveCase{
+	runResolveCases(t, "snap-mail.html", []resolveCase{
 		{"the Drafts folder", IntentAny, "", "f5"},
 		{"the Signature step", IntentAny, "", "s2"},
 		{"the Theme step", IntentAny, "", "s3"},
@@ -20,7 +20,7 @@ func TestResolve_GluedChildTexts(t *testing.T) {
 // TestResolve_WhiteMeansWhite: "the white button" is the clearly white one, not an unstyled
 // button in the browser's light grey face; "the grey button" the light grey one (#e5e7eb).
 func TestResolve_WhiteMeansWhite(t *testing.T) {
-	runResolveCases(t, "s25-snap-look.html", []resolveCase{
+	runResolveCases(t, "snap-look.html", []resolveCase{
 		{"the white button", IntentClick, "", "act2"},
 		{"click the white button in billing", IntentClick, "", "act2"},
 		{"the grey button", IntentClick, "", "act3"},
@@ -31,12 +31,12 @@ func TestResolve_WhiteMeansWhite(t *testing.T) {
 // with its colour; "close the banner" closes the strip, not the header's Close button. On a
 // page with no strip the header is the banner: its Close button, not the notice's.
 func TestResolve_Banner(t *testing.T) {
-	runResolveCases(t, "s25-snap-look.html", []resolveCase{
+	runResolveCases(t, "snap-look.html", []resolveCase{
 		{"close the banner", IntentClick, "", "promo-close"},
 		{"the yellow banner", IntentAny, "", "promo-strip"},
 		{"the text in the announcement banner", IntentRead, "", "promo-text"},
 	})
-	runResolveCases(t, "s25-snap-header.html", []resolveCase{
+	runResolveCases(t, "snap-header.html", []resolveCase{
 		{"close the banner", IntentClick, "", "hdr-close"},
 	})
 }

@@ -7,7 +7,7 @@ import "testing"
 // joint surgery" answers "Has anyone else in your family had joint surgery?". "no" is a stop
 // word, so the denial is read from the description before its words are.
 func TestResolve_AnswerNo(t *testing.T) {
-	runResolveCases(t, "s24-answers-intake.html", []resolveCase{
+	runResolveCases(t, "answers-intake.html", []resolveCase{
 		{"nobody else has had joint surgery", IntentClick, "", "fam-no"},
 		{"answer no to the pacemaker question", IntentClick, "", "pace-no"},
 		{"no accident caused the pain", IntentClick, "", "acc-no"},
@@ -19,7 +19,7 @@ func TestResolve_AnswerNo(t *testing.T) {
 // counter's minus button says as Remove ("Remove carer ticket"), not the Add button of
 // another ticket type.
 func TestResolve_OneLessIsRemove(t *testing.T) {
-	runResolveCases(t, "s24-answers-tickets.html", []resolveCase{
+	runResolveCases(t, "answers-tickets.html", []resolveCase{
 		{"one less carer ticket", IntentClick, "", "carer-dec"},
 	})
 }
@@ -49,7 +49,7 @@ func TestDenies(t *testing.T) {
 // "favorite Canal St station" puts a named thing among one's favourites, by the Add to
 // favourites control on its card (not the row of a past session at that station).
 func TestResolve_VerbSaysTheAction(t *testing.T) {
-	runResolveCases(t, "s24-answers-stations.html", []resolveCase{
+	runResolveCases(t, "answers-stations.html", []resolveCase{
 		{"top up my charging credit", IntentClick, "", "add-funds"},
 		{"recharge my balance", IntentClick, "", "add-funds"},
 		{"favorite Canal St station", IntentClick, "", "fav-canal"},
@@ -60,7 +60,7 @@ func TestResolve_VerbSaysTheAction(t *testing.T) {
 // "turn on 'require 2FA'" is the workspace's "Require two-factor authentication" switch, not a
 // row's "Send 2FA reminder" menu item.
 func TestResolve_Require2FA(t *testing.T) {
-	runResolveCases(t, "s24-answers-members.html", []resolveCase{
+	runResolveCases(t, "answers-members.html", []resolveCase{
 		{"turn on 'require 2FA' for everyone", IntentClick, "", "req-2fa"},
 		{"enable required 2FA", IntentClick, "", "req-2fa"},
 	})
@@ -71,7 +71,7 @@ func TestResolve_Require2FA(t *testing.T) {
 // not the shop's ("We wrap it in tissue and twine"), though both say wrap; "for me" is whom it
 // is done for, not who does it.
 func TestResolve_AnswerAsTheUser(t *testing.T) {
-	runResolveCases(t, "s24-answers-gift.html", []resolveCase{
+	runResolveCases(t, "answers-gift.html", []resolveCase{
 		{"I'd rather wrap the gift myself", IntentClick, "", "wrap-self"},
 		{"I will wrap it myself", IntentClick, "", "wrap-self"},
 	})

@@ -7,19 +7,19 @@ import "testing"
 // advisor, a copy of a repository a fork, forks and spoons cutlery, abroad "outside the
 // country", Lyft rideshare, a doubled batch 2x.
 func TestResolve_ConceptGroups(t *testing.T) {
-	runResolveCases(t, "s23-words-bank.html", []resolveCase{
+	runResolveCases(t, "words-bank.html", []resolveCase{
 		{"contact an expert about a loan", IntentClick, "", "ask-advisor"},
 		{"block international purchases", IntentClick, "", "sw-abroad"},
 	})
-	runResolveCases(t, "s23-words-devhub.html", []resolveCase{
+	runResolveCases(t, "words-devhub.html", []resolveCase{
 		{"make my own copy of this repository", IntentClick, "", "fork"},
 	})
-	runResolveCases(t, "s23-words-takeout.html", []resolveCase{
+	runResolveCases(t, "words-takeout.html", []resolveCase{
 		{"I need plastic spoons", IntentClick, "", "cutlery"},
 		{"double the curry paste", IntentClick, "", "batch-2"},
 		{"triple the batch", IntentClick, "", "batch-3"},
 	})
-	runResolveCases(t, "s23-words-autoquote.html", []resolveCase{
+	runResolveCases(t, "words-autoquote.html", []resolveCase{
 		{"I use it for Lyft", IntentClick, "", "use-rideshare"},
 	})
 }
@@ -27,10 +27,10 @@ func TestResolve_ConceptGroups(t *testing.T) {
 // TestResolve_DirectedAlternatives: a description word a page may say otherwise, one way: a
 // random or new secret is regenerated, what is sent to me is emailed.
 func TestResolve_DirectedAlternatives(t *testing.T) {
-	runResolveCases(t, "s23-words-devhub.html", []resolveCase{
+	runResolveCases(t, "words-devhub.html", []resolveCase{
 		{"make a new random token", IntentClick, "", "regen-token"},
 	})
-	runResolveCases(t, "s23-words-takeout.html", []resolveCase{
+	runResolveCases(t, "words-takeout.html", []resolveCase{
 		{"send me the receipt", IntentClick, "", "receipt"},
 	})
 }
@@ -39,14 +39,14 @@ func TestResolve_DirectedAlternatives(t *testing.T) {
 // full" is what has openings, and a span's count in words is the range picker's figure ("the
 // five year chart" is 5Y).
 func TestResolve_VocabularyRewrites(t *testing.T) {
-	runResolveCases(t, "s23-words-bank.html", []resolveCase{
+	runResolveCases(t, "words-bank.html", []resolveCase{
 		{"get alerts by text message instead", IntentClick, "", "ch-sms"},
 		{"the five year chart", IntentClick, "", "rng-5y"},
 	})
-	runResolveCases(t, "s23-words-devhub.html", []resolveCase{
+	runResolveCases(t, "words-devhub.html", []resolveCase{
 		{"switch the base and compare branches", IntentClick, "", "swap-branches"},
 	})
-	runResolveCases(t, "s23-words-takeout.html", []resolveCase{
+	runResolveCases(t, "words-takeout.html", []resolveCase{
 		{"tick the box to only see sessions that aren't full", IntentClick, "", "open-only"},
 	})
 }
@@ -70,7 +70,7 @@ func TestSpanCounts(t *testing.T) {
 // is where the other choices are: "for later" is the "Leave now ▾" menu, "someone else" the
 // "For me ▾" one, the payment method the one that shows a masked card.
 func TestResolve_MenuShowsOtherChoice(t *testing.T) {
-	runResolveCases(t, "s23-words-rides.html", []resolveCase{
+	runResolveCases(t, "words-rides.html", []resolveCase{
 		{"schedule the ride for later", IntentClick, "", "when"},
 		{"book it for someone else", IntentClick, "", "who"},
 		{"change payment method", IntentClick, "", "pay-card"},

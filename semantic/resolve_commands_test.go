@@ -6,7 +6,7 @@ import "testing"
 // the verb and its particle; devices name the control for the effect ("Raise target
 // temperature"), and how much ("a bit") names nothing.
 func TestResolve_SplitPhrasalVerbs(t *testing.T) {
-	runResolveCases(t, "s25-lead-home.html", []resolveCase{
+	runResolveCases(t, "commands-home.html", []resolveCase{
 		{"turn the temperature up a bit", IntentClick, "", "t-up"},
 		{"turn the temperature down slightly", IntentClick, "", "t-down"},
 		{"turn the volume up", IntentClick, "", "sp-vup"},
@@ -17,7 +17,7 @@ func TestResolve_SplitPhrasalVerbs(t *testing.T) {
 // TestResolve_RenameIsTheNameField: "rename the thermostat" types into its name field when
 // no Rename control exists.
 func TestResolve_RenameIsTheNameField(t *testing.T) {
-	runResolveCases(t, "s25-lead-home.html", []resolveCase{
+	runResolveCases(t, "commands-home.html", []resolveCase{
 		{"rename the thermostat", IntentType, "", "t-name"},
 	})
 }
@@ -25,7 +25,7 @@ func TestResolve_RenameIsTheNameField(t *testing.T) {
 // TestResolve_CellIsMobile: an American's cell number is the Mobile phone field, not a field
 // that says "number" nor the home phone, and "cell" is not a table cell.
 func TestResolve_CellIsMobile(t *testing.T) {
-	runResolveCases(t, "s25-lead-home.html", []resolveCase{
+	runResolveCases(t, "commands-home.html", []resolveCase{
 		{"type my cell number", IntentType, "", "c-mobile"},
 		{"cell phone", IntentType, "", "c-mobile"},
 		{"the cellphone number field", IntentAny, "", "c-mobile"},
@@ -36,7 +36,7 @@ func TestResolve_CellIsMobile(t *testing.T) {
 // resolved without the word ("previw the post" found the Post tab on "post" alone), but a real
 // word one letter from a page word ("shopping" and "Shipping") stays what it is.
 func TestResolve_TypoOverAWeakMatch(t *testing.T) {
-	runResolveCases(t, "s25-lead-editor.html", []resolveCase{
+	runResolveCases(t, "commands-editor.html", []resolveCase{
 		{"previw the post", IntentClick, "", "preview"},
 		{"asign a reviewer", IntentClick, "", "assign"},
 		{"pubilsh", IntentClick, "", "publish"},
@@ -67,7 +67,7 @@ func TestSlip(t *testing.T) {
 // TestResolve_TypeTheAmount: "enter the amount" types into the Amount field; "amount" read is
 // a figure, which a text or a cell shows, but neither takes typing.
 func TestResolve_TypeTheAmount(t *testing.T) {
-	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+	runResolveCases(t, "commands-bank.html", []resolveCase{
 		{"enter the amount", IntentType, "", "amt"},
 		{"the amount", IntentType, "", "amt"},
 	})
@@ -76,24 +76,24 @@ func TestResolve_TypeTheAmount(t *testing.T) {
 // TestResolve_SearchForQuoted: in "Search for 'redis' in the top search bar" the quoted words
 // are what is typed, not words the target says; the place says which search box.
 func TestResolve_SearchForQuoted(t *testing.T) {
-	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+	runResolveCases(t, "commands-bank.html", []resolveCase{
 		{"Search for 'Thames Water' in the top search bar", IntentType, "", "global-search"},
 		{"search for \"RENT DEC\"", IntentType, "", "global-search"},
 		{"the top search bar", IntentType, "", "global-search"},
 	})
-	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+	runResolveCases(t, "commands-life.html", []resolveCase{
 		{"find someone in the waiting room", IntentType, "", "ppl-search"},
 	})
 }
 
 // TestResolve_Idioms25: everyday phrasings of page actions and fields.
 func TestResolve_Idioms25(t *testing.T) {
-	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+	runResolveCases(t, "commands-bank.html", []resolveCase{
 		{"put money on the lunch card", IntentClick, "", "add-funds"},
 		{"call the bank", IntentClick, "", "call-us"},
 		{"enter my EIN", IntentType, "", "tax-id"},
 	})
-	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+	runResolveCases(t, "commands-life.html", []resolveCase{
 		{"let Rahul in", IntentClick, "", "admit-rahul"},
 		{"take one coffee out", IntentClick, "", "coffee-dec"},
 		{"type the return location", IntentType, "", "do"},
@@ -106,7 +106,7 @@ func TestResolve_Idioms25(t *testing.T) {
 // "12"), "page 3" its 3, and a group of numbered buttons that is no pagination (text sizes
 // 1 2 3) is not counted.
 func TestResolve_Pagination(t *testing.T) {
-	runResolveCases(t, "s25-lead-pages.html", []resolveCase{
+	runResolveCases(t, "commands-pages.html", []resolveCase{
 		{"go to the last page", IntentClick, "", "p12"},
 		{"the last page", IntentAny, "", "p12"},
 		{"page 3", IntentClick, "", "p3"},
@@ -131,7 +131,7 @@ func TestAskedPage(t *testing.T) {
 // cards have no Name field, not the title of the page's second section (the sections before
 // the cars are repeated items too).
 func TestResolve_ItemName(t *testing.T) {
-	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+	runResolveCases(t, "commands-life.html", []resolveCase{
 		{"the 2nd result's name", IntentRead, "", "car2"},
 		{"the name of the last car", IntentRead, "", "car3"},
 	})
@@ -141,7 +141,7 @@ func TestResolve_ItemName(t *testing.T) {
 // a control that says only the verb (the header's Reserve). (Weak still: "reserve the 7:30
 // table" goes to Reserve, which says the verb itself.)
 func TestResolve_BookTheSlot(t *testing.T) {
-	runResolveCases(t, "s25-lead-booking.html", []resolveCase{
+	runResolveCases(t, "commands-booking.html", []resolveCase{
 		{"book the 8:45 slot", IntentClick, "", "t2045"},
 		{"grab the 7:30 slot", IntentClick, "", "t1930"},
 		{"reserve a table", IntentClick, "", "hdr-reserve"},
@@ -152,7 +152,7 @@ func TestResolve_BookTheSlot(t *testing.T) {
 // password button that follows its name (a text hands a click on only to a control that says
 // the opening verb).
 func TestResolve_OpenTheEntry(t *testing.T) {
-	runResolveCases(t, "s25-lead-vault.html", []resolveCase{
+	runResolveCases(t, "commands-vault.html", []resolveCase{
 		{"open the Chase Bank entry", IntentClick, "", "chase"},
 		{"copy the GitHub password", IntentClick, "", "github-copy"},
 	})
@@ -161,7 +161,7 @@ func TestResolve_OpenTheEntry(t *testing.T) {
 // TestResolve_NextStageKeepsItsWords: "move Jonas Becker to the next stage" is read as an
 // advance that keeps "next stage", which an icon button says ("Move to next stage").
 func TestResolve_NextStageKeepsItsWords(t *testing.T) {
-	runResolveCases(t, "s25-lead-vault.html", []resolveCase{
+	runResolveCases(t, "commands-vault.html", []resolveCase{
 		{"move Jonas Becker to the next stage", IntentClick, "", "jonas-next"},
 		{"push Léa Moreau on to the next stage", IntentClick, "", "lea-next"},
 	})
@@ -171,7 +171,7 @@ func TestResolve_NextStageKeepsItsWords(t *testing.T) {
 // a neighbour's: "daily limit" is the value of "Daily transfer limit", not the "New payee
 // limit" below it, which borrowed "daily" from the label two lines up.
 func TestResolve_LabelLendsToItsOwnValue(t *testing.T) {
-	runResolveCases(t, "s25-lead-bank.html", []resolveCase{
+	runResolveCases(t, "commands-bank.html", []resolveCase{
 		{"daily limit", IntentRead, "", "lim-daily"},
 		{"new payee limit", IntentRead, "", "lim-new"},
 		{"how much can I still send today", IntentRead, "", "lim-left"},
@@ -181,7 +181,7 @@ func TestResolve_LabelLendsToItsOwnValue(t *testing.T) {
 // TestResolve_BeingIsNoWord: "being" is an auxiliary ("is the meeting being recorded"), and a
 // call being recorded shows "● REC".
 func TestResolve_BeingIsNoWord(t *testing.T) {
-	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+	runResolveCases(t, "commands-life.html", []resolveCase{
 		{"is the meeting being recorded", IntentRead, "", "rec"},
 	})
 }
@@ -189,7 +189,7 @@ func TestResolve_BeingIsNoWord(t *testing.T) {
 // TestResolve_RateUnitQualifiesTheFigureBefore: "$41 <div>per day</div> $164 total": "per
 // day" is the unit of the figure before it, not the label of the total after it.
 func TestResolve_RateUnitQualifiesTheFigureBefore(t *testing.T) {
-	runResolveCases(t, "s25-lead-cars.html", []resolveCase{
+	runResolveCases(t, "commands-cars.html", []resolveCase{
 		{"how much per day is the Kia?", IntentRead, "", "kia-day"},
 		{"the Jeep's daily rate", IntentRead, "", "jeep-day"},
 		{"the RAV4's total", IntentRead, "", "rav4-tot"},
@@ -199,7 +199,7 @@ func TestResolve_RateUnitQualifiesTheFigureBefore(t *testing.T) {
 // TestResolve_YearIsADate: a year alone ("Built 1998") answers a when-question, which asks for
 // a date.
 func TestResolve_YearIsADate(t *testing.T) {
-	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+	runResolveCases(t, "commands-life.html", []resolveCase{
 		{"when was it built", IntentRead, "", "built"},
 		{"when was the house built?", IntentRead, "", "built"},
 	})
@@ -208,7 +208,7 @@ func TestResolve_YearIsADate(t *testing.T) {
 // TestResolve_WhatDidItSellFor: "what did it sell for in 2019" asks for a price, as "how much"
 // does: the Sold row's price, not its event cell.
 func TestResolve_WhatDidItSellFor(t *testing.T) {
-	runResolveCases(t, "s25-lead-life.html", []resolveCase{
+	runResolveCases(t, "commands-life.html", []resolveCase{
 		{"what did it sell for in 2011", IntentRead, "", "ph-sold11"},
 	})
 }
@@ -218,7 +218,7 @@ func TestResolve_WhatDidItSellFor(t *testing.T) {
 // fixture resolves it without the rewrite too; the corpus page m06-password-vault is where the
 // heading won without it.)
 func TestResolve_WhichNounIsXIn(t *testing.T) {
-	runResolveCases(t, "s25-lead-vault.html", []resolveCase{
+	runResolveCases(t, "commands-vault.html", []resolveCase{
 		{"which folder is GitHub in", IntentRead, "", "gh-folder"},
 	})
 }

@@ -8,7 +8,7 @@ import "testing"
 // as read" is the open message's "Mark as read" button, not a Read check box of an item named
 // "it" (which a "Read more" link stood in for).
 func TestResolve_PronounsSayNothing(t *testing.T) {
-	runResolveCases(t, "s24-parser-mail.html", []resolveCase{
+	runResolveCases(t, "parser-mail.html", []resolveCase{
 		{"the budget spreadsheet she shared", IntentClick, "", "f2"},
 		// The verb of a pronoun's clause says how the thing came from the person, which the
 		// page shows by the name (the sender), not by the Sent folder.
@@ -23,7 +23,7 @@ func TestResolve_PronounsSayNothing(t *testing.T) {
 // lands back in Boston" is the return leg, not the Back button); "go back" alone is the Back
 // button (not the Return date field, which "back" also stands for).
 func TestResolve_BackAfterMotion(t *testing.T) {
-	runResolveCases(t, "s24-parser-flights.html", []resolveCase{
+	runResolveCases(t, "parser-flights.html", []resolveCase{
 		{"the flight that lands back in Boston", IntentAny, "", "ret-lands"},
 		{"go back", IntentAny, "", "back"},
 		{"go back", IntentClick, "", "back"},
@@ -37,7 +37,7 @@ func TestResolve_BackAfterMotion(t *testing.T) {
 // TestResolve_StateNotAction: a past participle names a state ("published posts"), which the
 // Published filter shows; a row's Publish button only shares its stem.
 func TestResolve_StateNotAction(t *testing.T) {
-	runResolveCases(t, "s24-parser-posts.html", []resolveCase{
+	runResolveCases(t, "parser-posts.html", []resolveCase{
 		{"go to published posts", IntentClick, "", "f-published"},
 		{"view published posts", IntentClick, "", "f-published"},
 		{"see the published posts", IntentClick, "", "f-published"},
@@ -48,7 +48,7 @@ func TestResolve_StateNotAction(t *testing.T) {
 // TestResolve_GetAControl: "get directions" is the "Get directions" link, not the Directions
 // heading: "get" reads a value only when its object names one ("get the order total").
 func TestResolve_GetAControl(t *testing.T) {
-	runResolveCases(t, "s24-parser-shop.html", []resolveCase{
+	runResolveCases(t, "parser-shop.html", []resolveCase{
 		{"get directions", IntentAny, "", "directions"},
 		{"get directions to the Ashford store", IntentAny, "", "directions"},
 		{"get the order total for LH-20544", IntentAny, "", "o2-total"},
@@ -58,7 +58,7 @@ func TestResolve_GetAControl(t *testing.T) {
 // TestResolve_SwitchTheCities: "switch the cities" swaps the two ends of a trip, the form's
 // swap button; no switch control is meant.
 func TestResolve_SwitchTheCities(t *testing.T) {
-	runResolveCases(t, "s24-parser-flights.html", []resolveCase{
+	runResolveCases(t, "parser-flights.html", []resolveCase{
 		{"switch the cities", IntentAny, "", "swap"},
 		{"switch the airports", IntentClick, "", "swap"},
 		{"flip the two airports", IntentAny, "", "swap"},

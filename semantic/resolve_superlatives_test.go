@@ -5,7 +5,7 @@ import "testing"
 // TestResolve_SizeSuperlatives: "the biggest", "the smallest" compare the choices by what they
 // measure: a unit's dimensions by its volume, a garment by its letter size.
 func TestResolve_SizeSuperlatives(t *testing.T) {
-	runResolveCases(t, "s22b-sup-storage.html", []resolveCase{
+	runResolveCases(t, "sup-storage.html", []resolveCase{
 		{"choose the biggest unit", IntentClick, "", "unit-l"},
 		{"pick the smallest unit size", IntentClick, "", "unit-s"},
 		{"the largest T-shirt", IntentClick, "", "tee-xl"},
@@ -14,7 +14,7 @@ func TestResolve_SizeSuperlatives(t *testing.T) {
 
 // TestResolve_Altogether: "altogether" asks for the sum of the parts, the figure labelled Total.
 func TestResolve_Altogether(t *testing.T) {
-	runResolveCases(t, "s22b-sup-storage.html", []resolveCase{
+	runResolveCases(t, "sup-storage.html", []resolveCase{
 		{"how long does the move take altogether?", IntentRead, "", "plan-total"},
 	})
 }
@@ -23,7 +23,7 @@ func TestResolve_Altogether(t *testing.T) {
 // the description the field of that item: the distance of the route that takes least time,
 // the rating on the cheapest hotel's card.
 func TestResolve_ItemSuperlative(t *testing.T) {
-	runResolveCases(t, "s22b-sup-routes.html", []resolveCase{
+	runResolveCases(t, "sup-routes.html", []resolveCase{
 		{"how far is the fastest route?", IntentRead, "", "dist-blvd"},
 		{"how far is the slowest route", IntentRead, "", "dist-520"},
 		{"the rating of the cheapest hotel", IntentRead, "", "stars-parkside"},
@@ -53,7 +53,7 @@ func TestDurationIn(t *testing.T) {
 // TestResolve_TotalIncluding: "the total including taxes" is a total, the taxes say which; the
 // figure is the one labelled Total, not the taxes nor the total before them.
 func TestResolve_TotalIncluding(t *testing.T) {
-	runResolveCases(t, "s22b-sup-booking.html", []resolveCase{
+	runResolveCases(t, "sup-booking.html", []resolveCase{
 		{"what's the grand total including taxes", IntentRead, "", "grand-total"},
 		{"the total including taxes", IntentRead, "", "grand-total"},
 		{"how much is the total including taxes?", IntentRead, "", "grand-total"},
@@ -66,7 +66,7 @@ func TestResolve_TotalIncluding(t *testing.T) {
 // superlative reads the row its field names; a cell costs the first price it shows, not the
 // price it was or the saving.
 func TestResolve_RowSuperlative(t *testing.T) {
-	runResolveCases(t, "s22b-sup-compare.html", []resolveCase{
+	runResolveCases(t, "sup-compare.html", []resolveCase{
 		{"the price of the cheapest phone", IntentRead, "", "price-kite"},
 		{"the price of the most expensive phone", IntentRead, "", "price-nova"},
 	})

@@ -6,11 +6,11 @@ import "testing"
 // word "about" (the About link) nor by X alone (the Articles filter); "the ticket about Y", to
 // be clicked, is the ticket's link, which may say only its key.
 func TestResolve_AboutTopic(t *testing.T) {
-	runResolveCases(t, "s23-about-help.html", []resolveCase{
+	runResolveCases(t, "about-help.html", []resolveCase{
 		{"the chapter about contractors", IntentClick, "", "ch3"},
 		{"the article about missing columns", IntentClick, "", "r3"},
 	})
-	runResolveCases(t, "s23-about-tools.html", []resolveCase{
+	runResolveCases(t, "about-tools.html", []resolveCase{
 		{"the ticket about the login page", IntentClick, "", "key-41"},
 		{"the ticket about the reset form", IntentClick, "", "key-39"},
 	})
@@ -20,10 +20,10 @@ func TestResolve_AboutTopic(t *testing.T) {
 // caption introduces: the question's answer under it, the sentence under "Rewrite this
 // sentence", the key under "Generate API key".
 func TestResolve_ContentUnderCaption(t *testing.T) {
-	runResolveCases(t, "s23-about-help.html", []resolveCase{
+	runResolveCases(t, "about-help.html", []resolveCase{
 		{"the answer about changing my pay date", IntentRead, "", "fa2p"},
 	})
-	runResolveCases(t, "s23-about-tools.html", []resolveCase{
+	runResolveCases(t, "about-tools.html", []resolveCase{
 		{"the generated API key", IntentRead, "", "key-out"},
 		{"the sentence to rewrite", IntentRead, "", "src"},
 	})
@@ -32,7 +32,7 @@ func TestResolve_ContentUnderCaption(t *testing.T) {
 // TestResolve_FileKinds: people name a file by its app or its kind ("the Figma file", "the
 // spreadsheet"), pages by its extension (.fig, .xlsx).
 func TestResolve_FileKinds(t *testing.T) {
-	runResolveCases(t, "s23-about-files.html", []resolveCase{
+	runResolveCases(t, "about-files.html", []resolveCase{
 		{"check the box for the Figma file", IntentClick, "", "cb-3"},
 		{"check the box for the spreadsheet", IntentClick, "", "cb-2"},
 		{"open the Photoshop file", IntentClick, "", "f-4"},
@@ -42,7 +42,7 @@ func TestResolve_FileKinds(t *testing.T) {
 // TestResolve_LedText: what a notice says is its text after its leading label, not the label
 // with it.
 func TestResolve_LedText(t *testing.T) {
-	runResolveCases(t, "s23-about-files.html", []resolveCase{
+	runResolveCases(t, "about-files.html", []resolveCase{
 		{"what the storage warning says", IntentRead, "", "quota-msg"},
 	})
 }

@@ -9,7 +9,7 @@ import (
 // element says "red"; the colour word is a look, not a word the button must say, and it
 // picks among buttons that say none of the other words.
 func TestResolve_ColorNamesTheButton(t *testing.T) {
-	runResolveCases(t, "s24-look-checkout.html", []resolveCase{
+	runResolveCases(t, "look-checkout.html", []resolveCase{
 		{"the red button", IntentClick, "", "cancel-order"},
 		{"click the green button", IntentClick, "", "pay-now"},
 		{"the big red button", IntentClick, "", "cancel-order"},
@@ -21,7 +21,7 @@ func TestResolve_ColorNamesTheButton(t *testing.T) {
 // TestResolve_PlaceInARow: of buttons in one row, the corner named picks the one furthest
 // that way, not a tie between neighbours that are nearly as far.
 func TestResolve_PlaceInARow(t *testing.T) {
-	runResolveCases(t, "s24-look-checkout.html", []resolveCase{
+	runResolveCases(t, "look-checkout.html", []resolveCase{
 		{"the button at the bottom left", IntentClick, "", "cancel-order"},
 	})
 }
@@ -30,7 +30,7 @@ func TestResolve_PlaceInARow(t *testing.T) {
 // the target at the end: of two blue buttons, the one lower down; "at the end" is no word
 // the button must say.
 func TestResolve_PlaceNamesTheButton(t *testing.T) {
-	runResolveCases(t, "s24-look-intake.html", []resolveCase{
+	runResolveCases(t, "look-intake.html", []resolveCase{
 		{"the blue button at the end of the form", IntentClick, "", "submit-intake"},
 		{"click the blue button at the bottom of the page", IntentClick, "", "submit-intake"},
 		{"the blue button at the top of the form", IntentClick, "", "verify"},
@@ -40,7 +40,7 @@ func TestResolve_PlaceNamesTheButton(t *testing.T) {
 // TestResolve_CornerIcons: the icons in the corners of a board, by the corner a description
 // names ("the icon at the top left", "the button in the bottom right corner").
 func TestResolve_CornerIcons(t *testing.T) {
-	runResolveCases(t, "s24-look-corners.html", []resolveCase{
+	runResolveCases(t, "look-corners.html", []resolveCase{
 		{"the icon at the top left", IntentClick, "", "menu-icon"},
 		{"the icon in the top right corner", IntentClick, "", "bell-icon"},
 		{"click the button in the bottom left corner", IntentClick, "", "help-icon"},

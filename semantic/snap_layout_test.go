@@ -74,8 +74,8 @@ func TestSnap_RestyleSiblings(t *testing.T) {
 // element with a margin, padding or border on that side (the start side of a right-to-left
 // text being its right); a word split by markup alone stays whole.
 func TestSnap_GluedChildTexts(t *testing.T) {
-	_, s := snapFixture(t, "s25-snap-glued.html")
-	_, mail := snapFixture(t, "s25-snap-mail.html")
+	_, s := snapFixture(t, "snap-glued.html")
+	_, mail := snapFixture(t, "snap-mail.html")
 	for _, c := range []struct {
 		s        *Snapshot
 		id, text string
@@ -100,7 +100,7 @@ func TestSnap_GluedChildTexts(t *testing.T) {
 // "banner", "announcement-bar", "cookie-banner"...) is kept with its colour, and what is in it has
 // the context "banner"; a part of one ("banner__title") is none, nor is the header landmark.
 func TestSnap_Strips(t *testing.T) {
-	_, s := snapFixture(t, "s25-snap-look.html")
+	_, s := snapFixture(t, "snap-look.html")
 	for _, c := range []struct{ id, color, ctx string }{
 		{"promo-strip", "yellow", "banner"},
 		{"promo-close", "", "banner"},
@@ -114,7 +114,7 @@ func TestSnap_Strips(t *testing.T) {
 	// A class that makes a strip, or unmakes one, is seen by the next snapshot (a walk: rows
 	// and contexts change), which equals a fresh one.
 	ctx := context.Background()
-	p, _ := snapFixture(t, "s25-snap-look.html")
+	p, _ := snapFixture(t, "snap-look.html")
 	s2 := snapAcross(ctx, t, p, "a tip made a banner", `() => document.querySelector('.tip').classList.add('promo-banner')`)
 	if e := byID(s2, "tip-close"); e == nil || !strings.HasPrefix(e.Context, "banner promo banner") {
 		t.Errorf("#tip-close after its card became a banner: %+v", e)
@@ -124,7 +124,7 @@ func TestSnap_Strips(t *testing.T) {
 	if e := byID(s3, "tip-close"); e == nil || strings.Contains(e.Context, "banner") {
 		t.Errorf("#tip-close after its card was a banner no more: %+v", e)
 	}
-	_, h := snapFixture(t, "s25-snap-header.html")
+	_, h := snapFixture(t, "snap-header.html")
 	for _, e := range h.Elements {
 		if strings.Contains(e.Context, "banner") {
 			t.Errorf("%s #%s: context %q", e.Tag, e.IDAttr, e.Context)

@@ -6,8 +6,8 @@ import "testing"
 // break that crosses the grid (the break does not end the grid's columns), the one in the row
 // a period's label names ("period 3" is the row headed P3). The day's header is its cell
 // ("Fri <small>7 Mar</small>"), not the date inside it.
-func TestResolve_S23TimetableEntry(t *testing.T) {
-	runResolveCases(t, "s23-time-timetable.html", []resolveCase{
+func TestResolve_TimetableEntry(t *testing.T) {
+	runResolveCases(t, "time-timetable.html", []resolveCase{
 		{"the first lesson on Thursday", IntentRead, "", "thu1"},
 		{"what's the last class on Tuesday", IntentRead, "", "tue4"},
 		{"what do I have after the break on Wednesday", IntentRead, "", "wed3"},
@@ -19,8 +19,8 @@ func TestResolve_S23TimetableEntry(t *testing.T) {
 // A guide's line by the label that opens it: "the last show on Metro Two" is the last of the
 // look-alikes in the row Metro Two heads; "One" after a name is the name's word, which tells
 // Metro One from Metro Two.
-func TestResolve_S23GuideLine(t *testing.T) {
-	runResolveCases(t, "s23-time-guide.html", []resolveCase{
+func TestResolve_GuideLine(t *testing.T) {
+	runResolveCases(t, "time-guide.html", []resolveCase{
 		{"what's on Metro One at 7pm", IntentClick, "", "m1-b"},
 		{"the last show on Metro Two", IntentClick, "", "m2-c"},
 		{"the second programme on Pulse", IntentClick, "", "p-b"},
@@ -49,8 +49,8 @@ func TestNamedOne(t *testing.T) {
 // A month calendar that shows one month and names no other: "go to April" is its next-month
 // control, "show me December" its previous-month one (the shorter way round), and a year
 // said settles the way.
-func TestResolve_S23MonthStep(t *testing.T) {
-	runResolveCases(t, "s23-time-calendar.html", []resolveCase{
+func TestResolve_MonthStep(t *testing.T) {
+	runResolveCases(t, "time-calendar.html", []resolveCase{
 		{"go to April", IntentClick, "", "cal-fwd"},
 		{"go back to February", IntentClick, "", "cal-back"},
 		{"show me December", IntentAny, "", "cal-back"},
@@ -68,8 +68,8 @@ func TestMonthOf(t *testing.T) {
 
 // A time of day said is an identifier: "book the 7:15 yoga class" is the class shown at 7:15
 // AM (a flow class), not the 6:00 PM one whose name says Yoga.
-func TestResolve_S23ClockSaid(t *testing.T) {
-	runResolveCases(t, "s23-time-classes.html", []resolveCase{
+func TestResolve_ClockSaid(t *testing.T) {
+	runResolveCases(t, "time-classes.html", []resolveCase{
 		{"Book the 7:15 yoga class", IntentClick, "", "bk-1"},
 		{"book the 12:30 yoga class", IntentClick, "", "bk-3"},
 	})
@@ -77,16 +77,16 @@ func TestResolve_S23ClockSaid(t *testing.T) {
 
 // "Saturday's high and low" asks for the two temperatures a day's card shows ("11°/6°"),
 // which no page names: the words ask for a temperature, the possessive for the day's card.
-func TestResolve_S23HighAndLow(t *testing.T) {
-	runResolveCases(t, "s23-time-forecast.html", []resolveCase{
+func TestResolve_HighAndLow(t *testing.T) {
+	runResolveCases(t, "time-forecast.html", []resolveCase{
 		{"Saturday's high and low", IntentRead, "", "sat-t"},
 		{"the highs and lows for Monday", IntentRead, "", "mon-t"},
 	})
 }
 
 // "jump back to what's on now" is a guide's Now control, which scrolls to the present.
-func TestResolve_S23JumpToNow(t *testing.T) {
-	runResolveCases(t, "s23-time-guide.html", []resolveCase{
+func TestResolve_JumpToNow(t *testing.T) {
+	runResolveCases(t, "time-guide.html", []resolveCase{
 		{"jump back to what's on now", IntentClick, "", "to-now"},
 		{"go to now", IntentAny, "", "to-now"},
 	})

@@ -9,11 +9,11 @@ import (
 // in a multi-line box (a textarea, a contenteditable composer), whatever its label says, and
 // not in a search box whose name shares a word with the description.
 func TestResolve_FreeTextBox(t *testing.T) {
-	runResolveCases(t, "s23-input-booking.html", []resolveCase{
+	runResolveCases(t, "input-booking.html", []resolveCase{
 		{"where do I mention my peanut allergy?", IntentType, "", "notes"},
 		{"where I can explain that we have a dog", IntentType, "", "notes"},
 	})
-	runResolveCases(t, "s23-input-mail.html", []resolveCase{
+	runResolveCases(t, "input-mail.html", []resolveCase{
 		{"where I write the email", IntentType, "", "reply-body"},
 		{"write back to the sender", IntentType, "", "reply-body"},
 	})
@@ -44,7 +44,7 @@ func TestFreeText(t *testing.T) {
 // ID", "From", "To") and names them only by a placeholder that shows a format: the caption
 // names the field, "number" stands for an ID, and "the To date" keeps its To.
 func TestResolve_FieldCaption(t *testing.T) {
-	runResolveCases(t, "s23-input-divform.html", []resolveCase{
+	runResolveCases(t, "input-divform.html", []resolveCase{
 		{"enter our tax number", IntentType, "", "q2"},
 		{"the To date", IntentType, "", "q4"},
 		{"the From date", IntentType, "", "q3"},
@@ -73,7 +73,7 @@ func TestNamedPrep(t *testing.T) {
 // (CVV is the security code, Apt the apartment), and a placeholder that is a URL's scheme says
 // the field takes a URL.
 func TestResolve_FormAbbreviations(t *testing.T) {
-	runResolveCases(t, "s23-input-checkout.html", []resolveCase{
+	runResolveCases(t, "input-checkout.html", []resolveCase{
 		{"the security code field", IntentType, "", "sec"},
 		{"the apartment number", IntentType, "", "line2"},
 		{"the Behance URL", IntentType, "", "bh"},
@@ -83,7 +83,7 @@ func TestResolve_FormAbbreviations(t *testing.T) {
 // TestResolve_TypedCount: "how many miles I drive a year", typed, asks for the field the count
 // goes in, which is empty: no value shape counts against it, and a distance driven is mileage.
 func TestResolve_TypedCount(t *testing.T) {
-	runResolveCases(t, "s23-input-vanquote.html", []resolveCase{
+	runResolveCases(t, "input-vanquote.html", []resolveCase{
 		{"how many miles I drive per year", IntentType, "", "usage"},
 		{"how many miles does the van do a year", IntentType, "", "usage"},
 	})

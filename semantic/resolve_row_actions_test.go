@@ -5,7 +5,7 @@ import "testing"
 // TestResolve_ActionInto: "SSH into the build box" is the SSH button of the machine's row: the
 // box is the machine the action goes into, not a check box or a text box to find.
 func TestResolve_ActionInto(t *testing.T) {
-	runResolveCases(t, "s23-rowact-servers.html", []resolveCase{
+	runResolveCases(t, "rowact-servers.html", []resolveCase{
 		{"SSH into the build-runner box", IntentClick, "", "ssh-build"},
 		{"ssh into the staging box", IntentClick, "", "ssh-staging"},
 		{"SSH into the postgres box", IntentAny, "", "ssh-pg"},
@@ -16,7 +16,7 @@ func TestResolve_ActionInto(t *testing.T) {
 
 // TestResolve_NextStage: moving an item to the next stage of a pipeline is its Advance button.
 func TestResolve_NextStage(t *testing.T) {
-	runResolveCases(t, "s23-rowact-pipeline.html", []resolveCase{
+	runResolveCases(t, "rowact-pipeline.html", []resolveCase{
 		{"move Elif Demir to the next stage", IntentClick, "", "adv-elif"},
 		{"push Jonas Berg on to the next round", IntentClick, "", "adv-jonas"},
 		{"advance Kwame Mensah", IntentClick, "", "adv-kwame"},
@@ -26,7 +26,7 @@ func TestResolve_NextStage(t *testing.T) {
 // TestResolve_OneMoreOfItem: "one more" of a line is its quantity stepper's Increase, "one
 // less" its Decrease, the rest of the description naming the line.
 func TestResolve_OneMoreOfItem(t *testing.T) {
-	runResolveCases(t, "s23-rowact-cart.html", []resolveCase{
+	runResolveCases(t, "rowact-cart.html", []resolveCase{
 		{"one more copy of the harbour print", IntentClick, "", "inc-harbour"},
 		{"one more copy of the fern print", IntentClick, "", "inc-fern"},
 		{"one less copy of the harbour print", IntentClick, "", "dec-harbour"},
@@ -37,7 +37,7 @@ func TestResolve_OneMoreOfItem(t *testing.T) {
 // TestResolve_OfAcronym: a row's document named by what its acronym stands for: the bill of
 // lading is the row's BOL button, proof of delivery its POD.
 func TestResolve_OfAcronym(t *testing.T) {
-	runResolveCases(t, "s23-rowact-freight.html", []resolveCase{
+	runResolveCases(t, "rowact-freight.html", []resolveCase{
 		{"the bill of lading for LF220402", IntentClick, "", "bol3"},
 		{"open the proof of delivery for LF220354", IntentClick, "", "pod2"},
 		{"proof of delivery for the fourth shipment", IntentClick, "", "pod4"},
@@ -47,7 +47,7 @@ func TestResolve_OfAcronym(t *testing.T) {
 // TestResolve_MarkHelpful: "mark the first review helpful" (with or without "as") answers the
 // review's "Was this review helpful?" with its Yes button.
 func TestResolve_MarkHelpful(t *testing.T) {
-	runResolveCases(t, "s23-rowact-reviews.html", []resolveCase{
+	runResolveCases(t, "rowact-reviews.html", []resolveCase{
 		{"mark the first review helpful", IntentClick, "", "r1-yes"},
 		{"mark the second review helpful", IntentClick, "", "r2-yes"},
 		{"mark Ingrid's review helpful", IntentClick, "", "r3-yes"},
@@ -57,7 +57,7 @@ func TestResolve_MarkHelpful(t *testing.T) {
 // TestResolve_RestOf: "see the rest of the replies to the budget comment" is that comment's
 // "Show 15 more replies": what is not shown yet, a Show more control shows.
 func TestResolve_RestOf(t *testing.T) {
-	runResolveCases(t, "s23-rowact-thread.html", []resolveCase{
+	runResolveCases(t, "rowact-thread.html", []resolveCase{
 		{"see the rest of the replies to the budget comment", IntentClick, "", "c3-more"},
 		{"read the rest of the replies to the deliveries comment", IntentClick, "", "c2-more"},
 		{"reply to the budget comment", IntentClick, "", "c3-reply"},

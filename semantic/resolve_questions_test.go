@@ -8,12 +8,12 @@ import "testing"
 // the flight's Arrives; "when do I plan to arrive" is the Arrival date a form asks for, "when do we
 // plan to leave" its Departure date.
 func TestResolve_AskedVerbIsTheLabel(t *testing.T) {
-	runResolveCases(t, "s25-questions-rail.html", []resolveCase{
+	runResolveCases(t, "questions-rail.html", []resolveCase{
 		{"what does the bike box weigh?", IntentRead, "", "w2"},
 		{"what time does the train leave?", IntentRead, "", "dep"},
 		{"what time does the flight land?", IntentRead, "", "fl-arr"},
 	})
-	runResolveCases(t, "s25-questions-cottage.html", []resolveCase{
+	runResolveCases(t, "questions-cottage.html", []resolveCase{
 		{"when do I plan to arrive?", IntentType, "", "arr"},
 		{"when do we plan to leave?", IntentType, "", "dep"},
 	})
@@ -23,7 +23,7 @@ func TestResolve_AskedVerbIsTheLabel(t *testing.T) {
 // today", "has Tom got") is no word of the answer's: "how many sessions does Priya have today"
 // is Priya's count, beside her name.
 func TestResolve_AskerClauseSaysNothing(t *testing.T) {
-	runResolveCases(t, "s25-questions-gym.html", []resolveCase{
+	runResolveCases(t, "questions-gym.html", []resolveCase{
 		{"how many sessions does Priya have today", IntentRead, "", "c-priya"},
 		{"how many sessions has Tom got today?", IntentRead, "", "c-tom"},
 	})
@@ -33,7 +33,7 @@ func TestResolve_AskerClauseSaysNothing(t *testing.T) {
 // seen"), the label of a date, not the first of a list: the issue's First seen date, not the
 // first row's.
 func TestResolve_FirstSeenIsNoOrdinal(t *testing.T) {
-	runResolveCases(t, "s25-questions-monitor.html", []resolveCase{
+	runResolveCases(t, "questions-monitor.html", []resolveCase{
 		{"when was the gateway timeout first seen?", IntentRead, "", "first-seen"},
 	})
 }
@@ -42,7 +42,7 @@ func TestResolve_FirstSeenIsNoOrdinal(t *testing.T) {
 // answer in its chosen option: "who is the assignee" is the Assignee select (Dana Whitfield),
 // not the "Assignee" caption beside it, which only says what the asker already knows.
 func TestResolve_ControlHoldsTheAnswer(t *testing.T) {
-	runResolveCases(t, "s25-questions-ticket.html", []resolveCase{
+	runResolveCases(t, "questions-ticket.html", []resolveCase{
 		{"who is the assignee?", IntentRead, "", "assignee"},
 		{"who is the ticket assigned to?", IntentRead, "", "assignee"},
 		{"what's the priority?", IntentRead, "", "priority"},
@@ -54,7 +54,7 @@ func TestResolve_ControlHoldsTheAnswer(t *testing.T) {
 // number and the unit: "how long does a refund take" is the Usual refund time, not the refund
 // fee beside it.
 func TestResolve_QualifiedDuration(t *testing.T) {
-	runResolveCases(t, "s25-questions-rail.html", []resolveCase{
+	runResolveCases(t, "questions-rail.html", []resolveCase{
 		{"how long does a refund take?", IntentRead, "", "refund-time"},
 	})
 }
@@ -64,7 +64,7 @@ func TestResolve_QualifiedDuration(t *testing.T) {
 // captioned "Driver:" for a screen reader; the van's model ("Mercedes Sprinter") reads as a
 // name too, but no caption leads it.
 func TestResolve_WhoIsOnTheCard(t *testing.T) {
-	runResolveCases(t, "s25-questions-dispatch.html", []resolveCase{
+	runResolveCases(t, "questions-dispatch.html", []resolveCase{
 		{"who is driving van 417?", IntentRead, "", "drv-417"},
 		{"who is delivering van 412", IntentRead, "", "drv-412"},
 		{"who has van 419?", IntentRead, "", "drv-419"},
@@ -74,7 +74,7 @@ func TestResolve_WhoIsOnTheCard(t *testing.T) {
 // TestResolve_WhatIsLeftIsTheBalance: what is left of a store of money is its balance: "what's
 // left on my travel card" is the Card balance, not the caption or what was spent.
 func TestResolve_WhatIsLeftIsTheBalance(t *testing.T) {
-	runResolveCases(t, "s25-questions-transit.html", []resolveCase{
+	runResolveCases(t, "questions-transit.html", []resolveCase{
 		{"what's left on my travel card?", IntentRead, "", "card-balance"},
 	})
 }
@@ -83,7 +83,7 @@ func TestResolve_WhatIsLeftIsTheBalance(t *testing.T) {
 // check-in stepper's current step ("Seats & extras", aria-current) shares the word seat and is
 // marked as present, but says nothing of Leo.
 func TestResolve_PresentIsTheOwners(t *testing.T) {
-	runResolveCases(t, "s25-questions-checkin.html", []resolveCase{
+	runResolveCases(t, "questions-checkin.html", []resolveCase{
 		{"which seat does Leo have right now?", IntentRead, "", "seat-leo"},
 		{"which seat does Inês have now", IntentRead, "", "seat-ines"},
 	})

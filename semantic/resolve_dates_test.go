@@ -6,7 +6,7 @@ import "testing"
 // labels Due, not a date on a payment row that only says "water bill": a when-question's head
 // tells its date when the page says the head somewhere.
 func TestResolve_WhenHeadSaysWhich(t *testing.T) {
-	runResolveCases(t, "s23-when-account.html", []resolveCase{
+	runResolveCases(t, "when-account.html", []resolveCase{
 		{"when is the water bill due", IntentRead, "", "bill-due"},
 	})
 }
@@ -28,7 +28,7 @@ func TestParse_WhenOfNth(t *testing.T) {
 // TestResolve_WhenDidItHappen: "when did the accident happen" asks for the date of the
 // accident, which an insurer labels "Date of loss"; "happen" says nothing of which date.
 func TestResolve_WhenDidItHappen(t *testing.T) {
-	runResolveCases(t, "s23-when-claim.html", []resolveCase{
+	runResolveCases(t, "when-claim.html", []resolveCase{
 		{"when did the accident happen?", IntentRead, "", "dol"},
 		{"when did the crash occur", IntentRead, "", "dol"},
 	})
@@ -56,7 +56,7 @@ func TestWhenOfNth(t *testing.T) {
 // the title in the group of the player's Pause control (a player offers to pause only what
 // plays), not a Play button that shares the word.
 func TestResolve_PlayerLine(t *testing.T) {
-	runResolveCases(t, "s23-when-radio.html", []resolveCase{
+	runResolveCases(t, "when-radio.html", []resolveCase{
 		{"what's playing now", IntentRead, "", "on-air"},
 		{"what song is playing?", IntentRead, "", "on-air"},
 	})
@@ -65,7 +65,7 @@ func TestResolve_PlayerLine(t *testing.T) {
 // TestResolve_PendingIsRequested: "waiting for approval" is a request's pending state, which
 // a queue's tab names "Requested": the count on that tab answers how many are waiting.
 func TestResolve_PendingIsRequested(t *testing.T) {
-	runResolveCases(t, "s23-when-timeoff.html", []resolveCase{
+	runResolveCases(t, "when-timeoff.html", []resolveCase{
 		{"how many requests are waiting for approval", IntentRead, "", "n-req"},
 		{"how many time off requests are pending", IntentRead, "", "n-req"},
 	})
@@ -75,7 +75,7 @@ func TestResolve_PendingIsRequested(t *testing.T) {
 // as current, in a list named for the parcel's journey ("package" for "parcel"), not the
 // step's title nor the addresses the parcel travels between.
 func TestResolve_WhereNow(t *testing.T) {
-	runResolveCases(t, "s23-when-courier.html", []resolveCase{
+	runResolveCases(t, "when-courier.html", []resolveCase{
 		{"where is my package right now", IntentRead, "", "now-where"},
 		{"where is my parcel at the moment?", IntentRead, "", "now-where"},
 	})

@@ -5,7 +5,7 @@ import "testing"
 // TestResolve_NegatedAnswers: a description that denies what a yes/no question asks answers it
 // by the question's No control; one that says it as asked, by its Yes.
 func TestResolve_NegatedAnswers(t *testing.T) {
-	runResolveCases(t, "s22-answers.html", []resolveCase{
+	runResolveCases(t, "answers.html", []resolveCase{
 		{"No, the bin was not left at the kerb", IntentClick, "", "kerb-no"},
 		{"the bin is not damaged", IntentClick, "", "dmg-no"},
 		{"the bin isn't damaged", IntentClick, "", "dmg-no"},
@@ -19,7 +19,7 @@ func TestResolve_NegatedAnswers(t *testing.T) {
 // is disabling it, zero of a thing is "No" thing, a human is a person, saving choices is
 // confirming them.
 func TestResolve_WordAlternatives_Act(t *testing.T) {
-	runResolveCases(t, "s22-support.html", []resolveCase{
+	runResolveCases(t, "support.html", []resolveCase{
 		{"prevent downloading files", IntentClick, "", "sw-dl"},
 		{"choose the zero deductible plan", IntentClick, "", "plan-max"},
 		{"ask for a human", IntentClick, "", "chip-person"},
@@ -35,7 +35,7 @@ func TestResolve_ParticipleClause(t *testing.T) {
 			t.Errorf("Parse(%q).Head = %q, want %q", desc, h, want)
 		}
 	}
-	runResolveCases(t, "s22-orders.html", []resolveCase{
+	runResolveCases(t, "orders.html", []resolveCase{
 		{"open the order marked as express", IntentClick, "", "o-5522"},
 	})
 }
@@ -43,7 +43,7 @@ func TestResolve_ParticipleClause(t *testing.T) {
 // TestResolve_LongQuestionLabels: a question names the control after it however long it is:
 // the answer box of a quiz question that takes two sentences to ask.
 func TestResolve_LongQuestionLabels(t *testing.T) {
-	runResolveCases(t, "s22-quiz.html", []resolveCase{
+	runResolveCases(t, "quiz.html", []resolveCase{
 		{"type the temperature the water boils at", IntentType, "", "q1-ans"},
 		{"enter the elements of table salt", IntentType, "", "q2-ans"},
 	})
@@ -52,7 +52,7 @@ func TestResolve_LongQuestionLabels(t *testing.T) {
 // TestResolve_ChoiceNotJump: a link that scrolls to a part of the page does not choose: "pick
 // argon for question 3" is the question's answer select, not the "3" that jumps to it.
 func TestResolve_ChoiceNotJump(t *testing.T) {
-	runResolveCases(t, "s22-quiz.html", []resolveCase{
+	runResolveCases(t, "quiz.html", []resolveCase{
 		{"pick argon for question 3", IntentClick, "", "q3-sel"},
 	})
 }
@@ -61,7 +61,7 @@ func TestResolve_ChoiceNotJump(t *testing.T) {
 // Options button beside its name: a button that says neither the thing nor on, off or power
 // is no toggle of it.
 func TestResolve_ToggleOfAThing(t *testing.T) {
-	runResolveCases(t, "s22-devices.html", []resolveCase{
+	runResolveCases(t, "devices.html", []resolveCase{
 		{"turn off the porch light", IntentClick, "", "d1-sw"},
 		{"turn on the attic fan", IntentClick, "", "d2-sw"},
 	})
@@ -69,7 +69,7 @@ func TestResolve_ToggleOfAThing(t *testing.T) {
 
 // TestResolve_HandIn: "hand in" and "turn in" are submitting, not an "in ..." phrase of place.
 func TestResolve_HandIn(t *testing.T) {
-	runResolveCases(t, "s22-quiz.html", []resolveCase{
+	runResolveCases(t, "quiz.html", []resolveCase{
 		{"hand in the check-in", IntentClick, "", "submit"},
 		{"turn in my answers", IntentClick, "", "submit"},
 	})
@@ -78,14 +78,14 @@ func TestResolve_HandIn(t *testing.T) {
 // TestResolve_ChangeIsEdit: changing a thing is editing it: "change my dates" is the block's
 // Edit button, not one of the dates it shows.
 func TestResolve_ChangeIsEdit(t *testing.T) {
-	runResolveCases(t, "s22-trip.html", []resolveCase{
+	runResolveCases(t, "trip.html", []resolveCase{
 		{"change my dates", IntentClick, "", "edit-trip"},
 	})
 }
 
 // TestResolve_DropOffIsReturn: where a hired van is dropped off is its return.
 func TestResolve_DropOffIsReturn(t *testing.T) {
-	runResolveCases(t, "s22-hire.html", []resolveCase{
+	runResolveCases(t, "hire.html", []resolveCase{
 		{"change where I drop the van off", IntentClick, "", "leg2-edit"},
 	})
 }

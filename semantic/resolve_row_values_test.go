@@ -6,7 +6,7 @@ import "testing"
 // and that says which of an item's figures is "the monthly rent" or "the price per kWh" when no
 // label does; a figure per another unit ("per day") is not it.
 func TestResolve_RateFigures(t *testing.T) {
-	runResolveCases(t, "s23-rowval-rentals.html", []resolveCase{
+	runResolveCases(t, "rowval-rentals.html", []resolveCase{
 		{"the estimated monthly rent for the Alder Court Townhouse", IntentAny, "", "rent-2"},
 		{"monthly rent of the Hawthorne Studio", IntentRead, "", "rent-3"},
 		{"the price per kWh for gas", IntentAny, "", "gas-rate"},
@@ -16,7 +16,7 @@ func TestResolve_RateFigures(t *testing.T) {
 // TestResolve_AbbreviatedField: a card's field may say what it is only by its class or id, in
 // the page's abbreviation ("pts" for story points).
 func TestResolve_AbbreviatedField(t *testing.T) {
-	runResolveCases(t, "s23-rowval-board.html", []resolveCase{
+	runResolveCases(t, "rowval-board.html", []resolveCase{
 		{"story points for the webhook retries", IntentAny, "", "pts-152"},
 		{"story points for the image upload move", IntentRead, "", "pts-133"},
 	})
@@ -63,7 +63,7 @@ func TestFigureRate(t *testing.T) {
 
 // TestResolve_AmountOwed: what one owes is the balance due, whatever dates are due beside it.
 func TestResolve_AmountOwed(t *testing.T) {
-	runResolveCases(t, "s23-rowval-account.html", []resolveCase{
+	runResolveCases(t, "rowval-account.html", []resolveCase{
 		{"how much do I owe in late fees?", IntentRead, "", "fees-total"},
 	})
 }
@@ -71,7 +71,7 @@ func TestResolve_AmountOwed(t *testing.T) {
 // TestResolve_PriceOfRow: "how much was the February invoice?" names a row (the invoice of
 // February) and asks its price: the amount cell of that row, which says neither word.
 func TestResolve_PriceOfRow(t *testing.T) {
-	runResolveCases(t, "s23-rowval-account.html", []resolveCase{
+	runResolveCases(t, "rowval-account.html", []resolveCase{
 		{"how much was the February invoice?", IntentRead, "", "amt-feb"},
 		{"how much was the January invoice", IntentRead, "", "amt-jan"},
 	})
@@ -80,7 +80,7 @@ func TestResolve_PriceOfRow(t *testing.T) {
 // TestResolve_QuantityBeforeConversion: an ingredient line leads with its quantity and may
 // restate it in brackets in other units; "how much" is the quantity it leads with.
 func TestResolve_QuantityBeforeConversion(t *testing.T) {
-	runResolveCases(t, "s23-rowval-recipe.html", []resolveCase{
+	runResolveCases(t, "rowval-recipe.html", []resolveCase{
 		{"how much bread flour do I need?", IntentRead, "", "q-flour"},
 		{"how much brown sugar goes in?", IntentRead, "", "q-sugar"},
 	})

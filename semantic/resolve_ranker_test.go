@@ -6,7 +6,7 @@ import "testing"
 // image, above the title, has no control after its title; "order a Blue Mug" is that card's
 // button, not the next card's, which is the first control after the title in document order.
 func TestResolve_ControlOfStopsAtItsItem(t *testing.T) {
-	runResolveCases(t, "s24-ranker-shop.html", []resolveCase{
+	runResolveCases(t, "ranker-shop.html", []resolveCase{
 		{"order a Blue Mug", IntentClick, "", "atc-2"},
 		{"Blue Mug", IntentClick, "", "atc-2"},
 		{"buy the Espresso Cup Set", IntentClick, "", "atc-3"},
@@ -18,7 +18,7 @@ func TestResolve_ControlOfStopsAtItsItem(t *testing.T) {
 // Sam" is about the Power Yoga card that says so, not the first card under it (nothing alike
 // sits between the banner and that card, so the two passed for one item).
 func TestResolve_OutsiderNamesAnotherItem(t *testing.T) {
-	runResolveCases(t, "s24-ranker-classes.html", []resolveCase{
+	runResolveCases(t, "ranker-classes.html", []resolveCase{
 		{"book Power Yoga with Sam", IntentClick, "", "s-1800"},
 		{"book power yoga with Sam on Tuesday", IntentClick, "", "s-1800"},
 		{"book a spot in Sam's power yoga", IntentAny, "", "s-1800"},
@@ -29,7 +29,7 @@ func TestResolve_OutsiderNamesAnotherItem(t *testing.T) {
 // it runs from and to, which the hero's "Thu 12 – Sat 14 March 2026" says; its length made it
 // tie with (or lose to) the short lone dates of the deadlines and the trip below.
 func TestResolve_DaySpanAnswersWhen(t *testing.T) {
-	runResolveCases(t, "s24-ranker-event.html", []resolveCase{
+	runResolveCases(t, "ranker-event.html", []resolveCase{
 		{"when is the conference", IntentRead, "", "d-hero"},
 		{"what are the conference dates", IntentRead, "", "d-hero"},
 		{"the dates of the conference", IntentRead, "", "d-hero"},
@@ -95,7 +95,7 @@ func TestSpanOf(t *testing.T) {
 // Status in the second row under the header (not the first row, the header counted), and the
 // rows after the first have their columns too.
 func TestResolve_RowsOfTheirOwnGrid(t *testing.T) {
-	runResolveCases(t, "s24-ranker-invoices.html", []resolveCase{
+	runResolveCases(t, "ranker-invoices.html", []resolveCase{
 		{"the status of the second invoice", IntentRead, "", "s2"},
 		{"the status of the last invoice", IntentRead, "", "s4"},
 		{"the status of the Lumen Dental invoice", IntentRead, "", "s2"},
