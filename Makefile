@@ -7,7 +7,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 DEB_PACKAGES = chromium
 TEST_TIMEOUT ?= 14m
 
-.PHONY: run build test test-short bench lint docs deps check-docs clean corpus
+.PHONY: run build test test-short bench lint docs deps check-docs clean corpus weights
 
 run: deps build
 	./$(BIN) serve
@@ -64,3 +64,8 @@ clean:
 # changing a corpus page or semantic/snapshot.js; TestGroundingFrozenCurrent fails until then).
 corpus: deps
 	GROUNDING_FREEZE=1 $(GO) test -count=1 -run 'TestGroundingFrozenCurrent$$' ./semantic/
+
+# weights fits the semantic engine's calibration (semantic/data/calibration.json) on the frozen
+# corpus; TestCalibrationFit fails when the shipped file is stale.
+weights:
+	GROUNDING_FIT=1 $(GO) test -count=1 -run 'TestCalibrationFit$$' ./semantic/

@@ -23,6 +23,7 @@ import (
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/mail"
 	"github.com/rodeo-run/rodeo/scripts"
+	"github.com/rodeo-run/rodeo/semantic"
 	"github.com/rodeo-run/rodeo/server"
 	"github.com/rodeo-run/rodeo/store"
 )
@@ -301,7 +302,7 @@ func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
 	fs.BoolVar(&sf.codeNodes, "code-nodes", a.envBool("RODEO_CODE_NODES", true), "allow python and bash nodes (env RODEO_CODE_NODES)")
 	// No env default here: -h prints defaults, and this one holds a password (see services).
 	fs.StringVar(&sf.smtpURL, "smtp-url", "", "send email through smtp://user:pass@host:port or smtps://… (env RODEO_SMTP_URL; sender: ?from= or RODEO_SMTP_FROM); unset keeps mail in the outbox")
-	fs.StringVar(&sf.llmBelow, "llm-below", a.env("RODEO_LLM_BELOW", "0.6"), "with a model configured, the semantic engine asks it when its own confidence is below this: lower saves calls, higher catches more (env RODEO_LLM_BELOW)")
+	fs.StringVar(&sf.llmBelow, "llm-below", a.env("RODEO_LLM_BELOW", ""), "with a model configured, the semantic engine asks it when its own confidence is below this; default: the confidence a heuristic answer needs to be acted on; lower saves calls, higher catches more (env RODEO_LLM_BELOW)")
 }
 
 // services builds the runner's services: the store, the model (OPENAI_API_KEY, OPENAI_BASE_URL,
@@ -311,9 +312,13 @@ func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string,
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
-	below, err := strconv.ParseFloat(sf.llmBelow, 64)
-	if err != nil || !(below > 0 && below < 1) {
-		return nil, fmt.Errorf("--llm-below / RODEO_LLM_BELOW: want a confidence between 0 and 1, got %q", sf.llmBelow)
+	below := semantic.MinConfidence()
+	if sf.llmBelow != "" {
+		v, err := strconv.ParseFloat(sf.llmBelow, 64)
+		if err != nil || !(v > 0 && v < 1) {
+			return nil, fmt.Errorf("--llm-below / RODEO_LLM_BELOW: want a confidence between 0 and 1, got %q", sf.llmBelow)
+		}
+		below = v
 	}
 	model := llm.New(llm.ConfigFromEnv(a.Getenv))
 	if model != nil {

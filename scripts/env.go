@@ -54,7 +54,25 @@ type Env struct {
 		mu sync.Mutex
 		m  map[string]int
 	}
+	// kept is what nodes remember from one step to a later one of the same run (Keep).
+	kept map[string]any
 }
+
+// Keep remembers a value for the later steps of the run under a key of the caller's (the page
+// as the last action found it, for the semantic engine). A nil value forgets the key.
+func (e *Env) Keep(key string, val any) {
+	if val == nil {
+		delete(e.kept, key)
+		return
+	}
+	if e.kept == nil {
+		e.kept = map[string]any{}
+	}
+	e.kept[key] = val
+}
+
+// Kept is the value Keep remembered under key, nil for none.
+func (e *Env) Kept(key string) any { return e.kept[key] }
 
 type browserState struct {
 	mu      sync.Mutex

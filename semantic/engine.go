@@ -21,7 +21,7 @@ type Engine struct {
 	// Account scopes cache entries.
 	Account string
 	// LLMBelow is the heuristic confidence below which the model is asked. Optional.
-	// Default: 0.6.
+	// Default: MinConfidence, so every answer that would not be acted on goes to the model.
 	LLMBelow float64
 	// LLMTimeout bounds the model's part of one resolution, retries included. Optional.
 	// Default: 15s.
@@ -39,14 +39,11 @@ type Engine struct {
 // confidence x (1 - 0.5 x unexplained share)).
 const unexplainedWeight = 0.5
 
-// defaultLLMBelow is the confidence below which the heuristic's answer goes to the model.
-const defaultLLMBelow = 0.6
-
 func (g *Engine) llmBelow() float64 {
 	if g.LLMBelow > 0 {
 		return g.LLMBelow
 	}
-	return defaultLLMBelow
+	return MinConfidence()
 }
 
 func (g *Engine) llmTimeout() time.Duration {
@@ -175,13 +172,12 @@ func (g *Engine) remember(key string, s *Snapshot, q Query, res Resolution) {
 	}
 	// A model's answer, and the heuristic's answer the model was asked about, are kept whatever
 	// their confidence: the next run of the same agent must not ask again.
-	if res.By == "llm" || res.Note != "" || res.Confidence >= minCacheConfidence {
+	// The heuristic's own answers only when they are sure enough to act on: a cached answer is
+	// acted on without the gate.
+	if res.By == "llm" || res.Note != "" || res.Confidence >= MinConfidence() {
 		g.Cache.store(g.Account, key, s, q, res)
 	}
 }
-
-// minCacheConfidence is the heuristic confidence a resolution needs to be cached.
-const minCacheConfidence = 0.5
 
 func validMatch(m string) bool {
 	_, ok := parseMatch(m)

@@ -48,6 +48,12 @@ func (fp *frozenPage) snapOf(i int) *Snapshot {
 	return fp.Snap
 }
 
+// query is case i as the engine is asked it: after its steps, with the page as they found it.
+func (fp *frozenPage) query(i int) Query {
+	c := fp.Cases[i].Case
+	return Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match, Before: fp.Cases[i].Before}
+}
+
 func frozenDir() string { return filepath.Join(groundingDir, "frozen") }
 
 func frozenPath(name string) string {
@@ -223,9 +229,11 @@ func boxNear(a, b Box) bool {
 
 // TestGroundingFrozen measures the heuristic on the frozen corpus, in pure Go: top-1 on the
 // tuning and the held-out pages, by description form and by intent, and the answers that a node
-// would accept (confidence >= 0.3) although they are wrong. GROUNDING_CORPUS=DIR measures the
-// frozen pages of another corpus (a fresh set); GROUNDING_MISSES=1 logs the tuning misses.
+// would accept (confidence >= MinConfidence) although they are wrong. GROUNDING_CORPUS=DIR measures the
+// frozen pages of another corpus (a fresh set); GROUNDING_MISSES=1 logs the tuning misses;
+// GROUNDING_OFF=rule,rule measures with those rules switched off.
 func TestGroundingFrozen(t *testing.T) {
+	switchRulesOff(t)
 	pages := loadFrozen(t)
 	outs := evalFrozen(pages)
 	if os.Getenv("GROUNDING_MISSES") != "" {
@@ -244,18 +252,32 @@ func TestGroundingFrozen(t *testing.T) {
 	}
 }
 
+// switchRulesOff switches off, for one test, the rules GROUNDING_OFF names (comma-separated).
+func switchRulesOff(t *testing.T) {
+	off := os.Getenv("GROUNDING_OFF")
+	if off == "" {
+		return
+	}
+	rulesOff = map[string]bool{}
+	for _, name := range strings.Split(off, ",") {
+		rulesOff[strings.TrimSpace(name)] = true
+	}
+	t.Cleanup(func() { rulesOff = nil })
+	t.Logf("rules off: %s", off)
+}
+
 // evalFrozen resolves every frozen case with the heuristic alone.
 func evalFrozen(pages []*frozenPage) []groundingOutcome {
 	var outs []groundingOutcome
 	for _, fp := range pages {
 		for i, fc := range fp.Cases {
 			c := fc.Case
-			res, err := Resolve(freshCopy(fp.snapOf(i)), Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
+			res, err := Resolve(freshCopy(fp.snapOf(i)), fp.query(i))
 			o := groundingOutcome{page: fp.Name, desc: c.Description, holdout: fp.Holdout, err: err, intent: c.Intent, after: len(c.After) > 0}
 			if err == nil {
 				o.top1 = contains1(fc.OK, res.Element.ID)
-				o.correct = o.top1 && res.Confidence >= acceptedConfidence
-				o.wrongOK = !o.top1 && res.Confidence >= acceptedConfidence
+				o.correct = o.top1 && res.Confidence >= MinConfidence()
+				o.wrongOK = !o.top1 && res.Confidence >= MinConfidence()
 				o.got = fmt.Sprintf("%s (conf %.2f)", describe(&res.Element), res.Confidence)
 			}
 			outs = append(outs, o)
@@ -263,9 +285,6 @@ func evalFrozen(pages []*frozenPage) []groundingOutcome {
 	}
 	return outs
 }
-
-// acceptedConfidence is the confidence from which a node acts on a resolution.
-const acceptedConfidence = 0.3
 
 // frozenReport is the figures of one evaluation, a line each.
 func frozenReport(pages []*frozenPage, outs []groundingOutcome) []string {
@@ -280,7 +299,7 @@ func frozenReport(pages []*frozenPage, outs []groundingOutcome) []string {
 	lines := []string{
 		fmt.Sprintf("frozen corpus: %d pages (%d held out), %d cases", len(pages), held, ta.n),
 		fmt.Sprintf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct()),
-		fmt.Sprintf("heuristic top-1 accepted (confidence >= %.1f): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", acceptedConfidence, ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct()),
+		fmt.Sprintf("heuristic top-1 accepted (confidence >= %.2f): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", MinConfidence(), ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct()),
 	}
 	for _, side := range []bool{false, true} {
 		name := "tuning"

@@ -106,6 +106,14 @@ type groundedPage struct {
 	before []*Snapshot
 }
 
+// beforeOf is the page as case i's steps found it, nil for a case without steps.
+func (gp *groundedPage) beforeOf(i int) *Snapshot {
+	if i < len(gp.before) {
+		return gp.before[i]
+	}
+	return nil
+}
+
 // snapOf is the snapshot case i is asked of.
 func (gp *groundedPage) snapOf(i int) *Snapshot {
 	if i < len(gp.after) && gp.after[i] != nil {
@@ -412,7 +420,7 @@ var (
 type groundingOutcome struct {
 	page, desc string
 	holdout    bool
-	correct    bool // the expected element, with confidence >= 0.3 (what a node accepts)
+	correct    bool // the expected element, with a confidence a node acts on (MinConfidence)
 	top1       bool // the expected element, whatever the confidence
 	got        string
 	want       string // with GROUNDING_WANT, where the expected element ranked on a miss
@@ -568,13 +576,13 @@ func TestGrounding(t *testing.T) {
 		for i, c := range gp.file.Cases {
 			s := freshCopy(gp.snapOf(i))
 			t0 := time.Now()
-			res, err := Resolve(s, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
+			res, err := Resolve(s, Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match, Before: gp.beforeOf(i)})
 			d := time.Since(t0)
 			durs = append(durs, d)
 			o := groundingOutcome{page: gp.name, desc: c.Description, holdout: gp.holdout, err: err, dur: d}
 			if err == nil {
 				o.top1 = contains1(gp.ok[i], res.Element.ID)
-				o.correct = o.top1 && res.Confidence >= 0.3
+				o.correct = o.top1 && res.Confidence >= MinConfidence()
 				o.got = fmt.Sprintf("%s (conf %.2f)", describe(&res.Element), res.Confidence)
 			}
 			if !o.top1 && wantRank {
@@ -660,7 +668,7 @@ func TestGrounding(t *testing.T) {
 	t.Logf("heuristic misses by kind: tuning %s; held-out %s", missKinds(heur, false), missKinds(heur, true))
 	t.Logf("heuristic misses by description form (misses/cases): tuning %s; held-out %s", missForms(heur, false), missForms(heur, true))
 	t.Logf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct())
-	t.Logf("heuristic top-1 accepted (confidence >= 0.3): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct())
+	t.Logf("heuristic top-1 accepted (confidence >= MinConfidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct())
 	t.Logf("heuristic+LLM top-1: tuning %.1f%%, held-out %.1f%%, all %.1f%% (%d/%d); %d model calls", lt.pct(), lh.pct(), la.pct(), la.ok, la.n, llmCalls)
 	// The same cases in the same order: what the model was asked about, by what the heuristic
 	// alone had (a real model may overrule a right answer; the oracle never does).
@@ -850,13 +858,13 @@ func runEngine(t *testing.T, ctx context.Context, pages []*groundedPage, g *Engi
 			oracle.mu.Lock()
 			oracle.expect, oracle.shown = gp.ok[i], -1
 			oracle.mu.Unlock()
-			res, err := g.Resolve(ctx, gp.snapOf(i), Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match})
+			res, err := g.Resolve(ctx, gp.snapOf(i), Query{Description: c.Description, Intent: parseIntent(c.Intent), Match: c.Match, Before: gp.beforeOf(i)})
 			oracle.mu.Lock()
 			shown := oracle.shown
 			oracle.mu.Unlock()
 			o := groundingOutcome{page: gp.name, desc: c.Description, holdout: gp.holdout, err: err, by: res.By, tokens: res.Tokens, shown: shown}
 			if err == nil {
-				o.correct = contains1(gp.ok[i], res.Element.ID) && res.Confidence >= 0.3
+				o.correct = contains1(gp.ok[i], res.Element.ID) && (res.By != "heuristic" || res.Confidence >= MinConfidence())
 			}
 			if res.Tokens.Prompt > 0 {
 				toks = append(toks, res.Tokens.Prompt)

@@ -257,8 +257,8 @@ func TestEngine_UnlikeTiesGoToTheModel(t *testing.T) {
 		{ID: 1, Tag: "button", Role: "button", Name: "Pause instead", Text: "Pause instead", Visible: true, Enabled: true, Interactive: true, Parent: -1, Selector: "#pause-instead", Box: Box{Y: 80, W: 120, H: 24}},
 	}}
 	q := Query{Description: "how long to pause for", Intent: IntentRead}
-	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#pause-len" || h.Confidence >= defaultLLMBelow {
-		t.Fatalf("the heuristic alone: %+v, %v; want #pause-len, unsure enough to ask (< %v)", h, err, defaultLLMBelow)
+	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#pause-len" || h.Confidence >= MinConfidence() {
+		t.Fatalf("the heuristic alone: %+v, %v; want #pause-len, unsure enough to ask (< %v)", h, err, MinConfidence())
 	}
 	srv := llmtest.New(t, answer(`{"id": 0}`))
 	g := &Engine{LLM: fastClient(srv)}
@@ -282,8 +282,8 @@ func TestEngine_ClickOnALabelGoesToTheModel(t *testing.T) {
 	}
 	s := &Snapshot{URL: "https://jobs.example/applicants", Title: "Applicants", Elements: append(person(0, 1, "Ben Okoro"), person(2, 2, "Ada Obi")...)}
 	q := Query{Description: "message Ben Okoro", Intent: IntentClick}
-	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#m1" || !h.byLabel || h.Confidence < defaultLLMBelow {
-		t.Fatalf("the heuristic alone: %+v, %v; want the button #m1 after the text, sure enough not to ask (>= %v)", h, err, defaultLLMBelow)
+	if h, err := Resolve(s, q); err != nil || h.Element.Selector != "#m1" || !h.byLabel || h.Confidence < MinConfidence() {
+		t.Fatalf("the heuristic alone: %+v, %v; want the button #m1 after the text, sure enough not to ask (>= %v)", h, err, MinConfidence())
 	}
 	srv := llmtest.New(t, answer(`{"id": 1}`))
 	g := &Engine{LLM: fastClient(srv)}

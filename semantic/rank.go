@@ -285,10 +285,11 @@ func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	qs.weigh(ps, s.Title)
 	all := scoreAll(ps, p, qs, intent)
 	all = relate(s, ps, p, qs, intent, all)
+	lookBonus(all, p)
+	all = freshPrior(s, q.Before, intent, all)
 	if len(all) == 0 {
 		return nil
 	}
-	lookBonus(all, p)
 	// Sort indexes (a scored is large), then lay the result out in that order.
 	order := make([]int32, len(all))
 	for i := range order {

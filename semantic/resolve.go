@@ -19,12 +19,22 @@ import (
 // correctTypos) and the description tried once more; when it resolves, it is tried once more
 // only for a slip that seldom spells another word, and that reading kept only if it fits better.
 func Resolve(s *Snapshot, q Query) (Resolution, error) {
+	res, p, err := resolveUncalibrated(s, q)
+	if err == nil {
+		calibrate(s, q, p, &res)
+	}
+	return res, err
+}
+
+// resolveUncalibrated is Resolve with each step's own confidence, and the parse of the reading
+// that resolved (the description as written or with a typo read).
+func resolveUncalibrated(s *Snapshot, q Query) (Resolution, *Parsed, error) {
 	p := Parse(q.Description)
 	odd := typoCandidates(&p) // before resolving, which may move role words among the words
 	res, err := resolveAsWritten(s, q, &p)
 	failed := err != nil
 	if failed && !(errs.Is(err, errs.TargetNotFound) || errs.Is(err, errs.AmbiguousTarget)) {
-		return res, err
+		return res, &p, err
 	}
 	// A word the page does not have may be a slip of the keyboard ("the Sumbit button"): read
 	// as the page's nearest word, the description may resolve where it did not, or resolve
@@ -32,21 +42,22 @@ func Resolve(s *Snapshot, q Query) (Resolution, error) {
 	// alone; read as "preview", it is the Preview button).
 	fixed, read := correctTypos(s, q.Description, odd, !failed)
 	if read == "" {
-		return res, err
+		return res, &p, err
 	}
 	q.Description = fixed
 	p2 := Parse(fixed)
 	res2, err2 := resolveAsWritten(s, q, &p2)
 	if err2 != nil {
-		return res, err
+		return res, &p, err
 	}
 	if !failed && res2.Confidence <= res.Confidence {
 		// Read with the word, the description fits no better than it did without it.
-		return res, nil
+		return res, &p, nil
 	}
 	res2.Why = "read " + read + "; " + res2.Why
 	res2.Confidence *= typoDiscount
-	return res2, nil
+	res2.signal.typo = true
+	return res2, &p2, nil
 }
 
 // resolveAsWritten is Resolve for the description as it is written, which p is the parse of.
@@ -57,43 +68,33 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	if q.Match != "" && !validMatch(q.Match) {
 		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
 	}
+	sc := rankScored(s, q, p)
 	if f, why, found := pageStep(s, q.Description, intentOf(q, p)); found {
 		// "go to the last page", "the first page of results": the pagination's control of
 		// that number, before "results" are counted as items.
-		res := resolution(scored{Element: &s.Elements[f], eligible: true}, 0.6, why)
-		res.RunnersUp = runnersUp(rankScored(s, q, p), f)
-		return res, nil
+		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.6, why, "page_step"), nil
 	}
 	if p.Counted != "" && len(p.Attrs) == 0 {
 		if res, ok := itemOrdinal(s, p, intentOf(q, p), ordinalOf(p, q)); ok {
+			res.signal = signalOf(s, sc, res.Element.ID, "item_ordinal", res.Confidence)
 			return res, nil
 		}
 	}
-	sc := rankScored(s, q, p)
 	if f, why, found := timeGridCell(s, prepare(s), p, q.Description, intentOf(q, p)); found {
 		// "the first lesson on Wednesday": an entry of a time grid, by its day's column.
-		c := scored{Element: &s.Elements[f], eligible: true}
-		res := resolution(c, 0.6, why)
-		res.RunnersUp = runnersUp(sc, f)
-		return res, nil
+		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.6, why, "time_grid"), nil
 	}
 	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, p)); found {
 		// "go to July" on a calendar that shows June: its next-month control.
-		res := resolution(scored{Element: &s.Elements[f], eligible: true}, 0.5, why)
-		res.RunnersUp = runnersUp(sc, f)
-		return res, nil
+		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.5, why, "month_step"), nil
 	}
 	if n := ordinalOf(p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
 		if top, of, found := itemField(s, p, intentOf(q, p), sc, n); found {
-			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why))
-			res.RunnersUp = runnersUp(sc, top.Element.ID)
-			return res, nil
+			return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why), "item_field"), nil
 		}
 		if top, of, found := itemPageLink(s, p, intentOf(q, p), sc, n); found {
-			res := resolution(top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of))
-			res.RunnersUp = runnersUp(sc, top.Element.ID)
-			return res, nil
+			return decide(s, sc, top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of), "item_page_link"), nil
 		}
 	}
 
@@ -105,6 +106,7 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	ok := sc[:k:k]
 	if len(ok) == 0 {
 		if res, found := pageHeading(s, q, p); found {
+			res.signal = signalOf(s, sc, res.Element.ID, "page_heading", res.Confidence)
 			return res, nil
 		}
 		return Resolution{}, notFound(s, q, p, sc)
@@ -118,23 +120,17 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	if sup := superlativeOf(q.Description); sup != "" && !hasOrd {
 		// "the cheapest rate for the harbour view room": the least of the look-alikes.
 		if top, of, found := bySuperlative(s, ok, sup); found {
-			res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("the %s of %d alike; %s", superlativeText[sup], of, top.Why))
-			res.RunnersUp = runnersUp(sc, top.Element.ID)
-			return res, nil
+			return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("the %s of %d alike; %s", superlativeText[sup], of, top.Why), "superlative"), nil
 		}
 	}
 
 	if !hasOrd {
 		if c, found := byClock(s, prepare(s), ok, q.Description); found {
 			// "book the 9:30 yoga class": the row that shows 9:30, not the one at 8 PM.
-			res := resolution(c, 0.45+0.3*base(c.Score), "at the time said; "+c.Why)
-			res.RunnersUp = runnersUp(sc, c.Element.ID)
-			return res, nil
+			return decide(s, sc, c, 0.45+0.3*base(c.Score), "at the time said; "+c.Why, "clock"), nil
 		}
 		if top, why, found := neighbourInLine(s, p, q.Description, ok); found {
-			res := resolution(top, 0.45+0.4*base(top.Score), why+"; "+top.Why)
-			res.RunnersUp = runnersUp(sc, top.Element.ID)
-			return res, nil
+			return decide(s, sc, top, 0.45+0.4*base(top.Score), why+"; "+top.Why, "neighbour"), nil
 		}
 	}
 
@@ -153,13 +149,9 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 			// "the last category" where a label says "Categories": the label names the list
 			// after it, and the ordinal counts the list.
 			c := scored{Element: &s.Elements[its[0]], Score: top.Score, Why: fmt.Sprintf("%s of %d items after %q", ordinalText(n), its[1], top.Element.Name), eligible: true}
-			res := resolution(c, 0.45+0.3*base(top.Score), c.Why)
-			res.RunnersUp = runnersUp(sc, c.Element.ID)
-			return res, nil
+			return decide(s, sc, c, 0.45+0.3*base(top.Score), c.Why, "labelled_block"), nil
 		}
-		res := resolution(top, 0.45+0.4*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why))
-		res.RunnersUp = runnersUp(sc, top.Element.ID)
-		return res, nil
+		return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why), "ordinal"), nil
 	}
 
 	top, tied := ok[0], tiedWith(s, ok)
@@ -172,9 +164,7 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	if in := intentOf(q, p); in == IntentClick || in == IntentType {
 		if near := nearTop(s, ok); len(near) > 0 {
 			if one := breakTie(s, p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && (one[0].Element.ID != top.Element.ID || len(tied) > 0) && fitFor(one[0].Element, in) {
-				res := resolution(one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart")
-				res.RunnersUp = runnersUp(sc, one[0].Element.ID)
-				return res, nil
+				return decide(s, sc, one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart", "near_tie_break"), nil
 			}
 		}
 	}
@@ -182,17 +172,13 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 		// A tie between the page's chrome (navigation, header, footer) and its content goes
 		// to the content: "open shipment TW481180" is the shipment, not the Shipments menu.
 		if content := notChrome(append([]scored{top}, tied...)); len(content) == 1 {
-			res := resolution(content[0], 0.35, content[0].Why+"; the content's, not the navigation's")
-			res.RunnersUp = runnersUp(sc, content[0].Element.ID)
-			return res, nil
+			return decide(s, sc, content[0], 0.35, content[0].Why+"; the content's, not the navigation's", "content_over_chrome"), nil
 		}
 		all := append([]scored{top}, tied...)
 		if one := breakTie(s, p, q.Description, all, false); len(one) == 1 {
 			// The description says which in words the score weighs too little: sure enough to
 			// act, not so sure that a model, when there is one, is not asked.
-			res := resolution(one[0], 0.45, one[0].Why+"; of "+strconv.Itoa(len(all))+" alike, the one the description tells apart")
-			res.RunnersUp = runnersUp(sc, one[0].Element.ID)
-			return res, nil
+			return decide(s, sc, one[0], 0.45, one[0].Why+"; of "+strconv.Itoa(len(all))+" alike, the one the description tells apart", "tie_break"), nil
 		}
 		sort.SliceStable(all, func(i, j int) bool { return all[i].Element.ID < all[j].Element.ID })
 		return Resolution{}, errs.E(errs.AmbiguousTarget,
@@ -216,9 +202,7 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	// Calibrated on the tuning third of testdata/grounding: a clear lead matters as much as
 	// the score itself.
 	conf := b * (0.4 + 0.6*clamp01((top.Score-second)/0.2))
-	res := resolution(top, conf, top.Why)
-	res.RunnersUp = runnersUp(sc, top.Element.ID)
-	return res, nil
+	return decide(s, sc, top, conf, top.Why, "ranked"), nil
 }
 
 // tiedWith returns the candidates of ok (eligible, best first) that score as well as the best,
@@ -285,6 +269,63 @@ func pageHeading(s *Snapshot, q Query, p *Parsed) (Resolution, bool) {
 // roleOnly reports a description made of a role word and nothing else to match on.
 func roleOnly(p *Parsed) bool {
 	return len(p.Roles) > 0 && len(p.Texts) == 0 && len(p.Words) == 0 && len(p.Attrs) == 0 && len(p.Context) == 0 && p.Kind == ""
+}
+
+// decide is the resolution of c, chosen by the named step with that step's own confidence, with
+// its runners-up and the signal that calibration reads.
+func decide(s *Snapshot, sc []scored, c scored, conf float64, why, step string) Resolution {
+	res := resolution(c, conf, why)
+	res.RunnersUp = runnersUp(sc, c.Element.ID)
+	res.signal = signalOf(s, sc, c.Element.ID, step, conf)
+	return res
+}
+
+// signal is what a heuristic resolution says of how it was reached, for calibrating its
+// confidence: the step that decided, that step's own confidence, the chosen element's score,
+// the best score of an eligible candidate that is not the chosen one or nested with it, and how
+// many candidates were eligible.
+type signal struct {
+	step        string
+	stepConf    float64
+	top, second float64
+	eligible    int
+	// text is the chosen element's text score; near counts the eligible candidates within
+	// nearBand of its score that are not nested with it.
+	text float64
+	near int
+	typo bool // the description was read with a word of it corrected
+}
+
+// signalOf is the signal of choosing element chosen of sc by step.
+func signalOf(s *Snapshot, sc []scored, chosen int, step string, conf float64) signal {
+	sg := signal{step: step, stepConf: conf}
+	found := false
+	for _, c := range sc {
+		if !c.eligible {
+			break
+		}
+		sg.eligible++
+		switch {
+		case c.Element.ID == chosen:
+			sg.top, sg.text, found = c.Score, c.text, true
+		case sg.second == 0 && !related(s, chosen, c.Element.ID):
+			sg.second = c.Score
+		}
+	}
+	if !found {
+		for _, c := range sc[sg.eligible:] {
+			if c.Element.ID == chosen {
+				sg.top, sg.text = c.Score, c.text
+				break
+			}
+		}
+	}
+	for _, c := range sc[:sg.eligible] {
+		if c.Element.ID != chosen && c.Score >= sg.top-nearBand && !related(s, chosen, c.Element.ID) {
+			sg.near++
+		}
+	}
+	return sg
 }
 
 func resolution(c scored, conf float64, why string) Resolution {

@@ -172,6 +172,10 @@ type Query struct {
 	// Match picks one of several equally good matches: "first", "last" or "1", "2"... Optional.
 	// Default: none, and a tie is an AmbiguousTarget error unless the description has an ordinal.
 	Match string
+	// Before is the page as the last action found it, when the description is asked after an
+	// action: what that action added or changed ("the confirmation" after a submit, "the error")
+	// is then the strong prior for reading, whatever its words. Optional. Default: nil.
+	Before *Snapshot
 }
 
 // Candidate is one scored element.
@@ -202,6 +206,8 @@ type Resolution struct {
 	// byLabel marks a heuristic answer handed on from the plain text the words named to the
 	// control after it (handLabelToControl): an inference the model is asked to confirm.
 	byLabel bool
+	// signal is how the heuristic reached it, for calibration (zero for other resolvers).
+	signal signal
 }
 
 // Tokens counts a model's tokens.

@@ -11,8 +11,6 @@ import (
 	"github.com/rodeo-run/rodeo/semantic"
 )
 
-// minConfidence is the resolver confidence below which a match is treated as not found.
-const minConfidence = 0.3
 
 // target is an English description resolved on the run's current page.
 type target struct {
@@ -37,6 +35,9 @@ func engineFor(env *scripts.Env) *semantic.Engine {
 	return g
 }
 
+// beforeActionKey keeps, for the run's later readings, the page as its last action found it.
+const beforeActionKey = "semantic.before_action"
+
 // resolveTarget snapshots the page (one round trip), resolves the description (cache, then
 // heuristic, then the model when the heuristic is unsure) and fetches the live element. It
 // records what was resolved, how, how sure and at what cost in the step detail.
@@ -51,6 +52,12 @@ func resolveTarget(ctx context.Context, env *scripts.Env, description string, in
 	}
 	eng := engineFor(env)
 	q := semantic.Query{Description: description, Intent: intent, Match: match}
+	if intent == semantic.IntentRead {
+		// What the run's last action changed is what "the confirmation" reads.
+		q.Before, _ = env.Kept(beforeActionKey).(*semantic.Snapshot)
+	} else {
+		env.Keep(beforeActionKey, snap) // this step acts on the page as it is now
+	}
 	res, err := eng.Resolve(ctx, snap, q)
 	if res.Tokens.Calls > 0 {
 		env.SetDetail("llm_tokens", tokensDetail(res))
@@ -59,11 +66,12 @@ func resolveTarget(ctx context.Context, env *scripts.Env, description string, in
 		return nil, err
 	}
 	env.SetDetail("resolved", resolvedDetail(res))
-	if res.Confidence < minConfidence {
-		// Acting on a weak guess clicks the wrong thing or scrapes the wrong text without a trace;
-		// failing (and retrying, for content that is still loading) is the honest answer.
-		return nil, errs.E(errs.TargetNotFound, "nothing on %s clearly matches %q: the best guess, %s %q, is too weak (confidence %.2f)",
-			snap.URL, description, res.Element.Role, truncateText(firstNonEmpty(res.Element.Name, res.Element.Text), 60), res.Confidence)
+	if min := semantic.MinConfidence(); res.By == "heuristic" && res.Confidence < min {
+		// Acting on an uncertain guess clicks the wrong thing or scrapes the wrong text without a
+		// trace; failing (and retrying, for content that is still loading) is the honest answer.
+		// The confidence is calibrated: the share of such answers that are right.
+		return nil, errs.E(errs.TargetNotFound, "nothing on %s surely matches %q: the best guess, %s %q, is right about %.0f %% of the time, below the %.0f %% an answer needs (quote the element's label, say where it is, or configure a model)",
+			snap.URL, description, res.Element.Role, truncateText(firstNonEmpty(res.Element.Name, res.Element.Text), 60), 100*res.Confidence, 100*min)
 	}
 	el, err := snap.Handle(ctx, page, res.Element.ID)
 	if err != nil {
