@@ -11,7 +11,6 @@ import (
 	"github.com/rodeo-run/rodeo/semantic"
 )
 
-
 // target is an English description resolved on the run's current page.
 type target struct {
 	el   *rod.Element
