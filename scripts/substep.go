@@ -17,7 +17,9 @@ type SubStep struct {
 	// as path "2.general.5".
 	Name string
 	// Kind is the kind whose code Node is; its spec gives the step's type, time limit and
-	// browser need. Attempts is always 1: the caller decides what a failed check means.
+	// browser need (a kind that is no node of its own, such as the general node's "select",
+	// is a browser step of 30s). Attempts is always 1: the caller decides what a failed check
+	// means.
 	Kind string
 	Node Node
 	// Timeout, when set, replaces the kind's time limit.
@@ -33,11 +35,10 @@ func (e *Env) RunStep(ctx context.Context, s SubStep) (Step, error) {
 	if e.runner != nil && e.runner.Registry != nil {
 		reg = e.runner.Registry
 	}
-	spec, ok := reg.Lookup(s.Kind)
-	if !ok {
-		return Step{}, errs.E(errs.Internal, "sub-step of unknown kind %q", s.Kind)
+	one := Spec{Kind: s.Kind, Browser: true, Timeout: 30 * time.Second}
+	if spec, ok := reg.Lookup(s.Kind); ok {
+		one = *spec
 	}
-	one := *spec
 	one.Attempts = 1
 	path := e.callPath + "." + s.Name
 	c := &Call{Index: topIndex(path), Path: path, Spec: &one, Timeout: s.Timeout}
