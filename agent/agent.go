@@ -41,7 +41,7 @@ const (
 )
 
 // historyShown is how many of the last actions each observation repeats.
-const historyShown = 6
+const historyShown = 5
 
 // timeMargin is kept back from the caller's deadline, so that the loop reports time_budget with
 // its partial result instead of being cut off by the caller's own time limit.
@@ -310,7 +310,7 @@ func (l *loop) record(result string) {
 		e := &l.snap.Elements[l.action.ID]
 		act += fmt.Sprintf(" (%s %q)", e.Role, clip(e.Name, 40))
 	}
-	l.history = append(l.history, entry{step: l.res.Steps, action: act, result: clip(result, 240)})
+	l.history = append(l.history, entry{step: l.res.Steps, action: act, result: clip(result, 140)})
 }
 
 func (l *loop) overTokens() bool {
@@ -349,7 +349,7 @@ func isEmpty(v any) bool {
 	return ok && strings.TrimSpace(s) == ""
 }
 
-const systemPrompt = `You operate a web browser to reach the user's goal. Each turn you get the page as element lines "[id] role "name" ..." and call exactly one tool. Use only ids from the current list. After each action you are told what its verification saw; an action that changed nothing did not work, so try something else. When the goal is reached call done with the result it asks for; if it cannot be reached call fail.`
+const systemPrompt = `You operate a web browser to reach the user's goal. Each turn you see the page as element lines "[id] role "name" ...", grouped under "@" lines saying where they are, and call exactly one tool (reason: why, briefly). Use only ids of the current list. You are told what each action's verification saw: an action that changed nothing did not work, so try another. When the goal is reached call done with the result it asks for; if it cannot be, call fail.`
 
 // prompt is the step's observation: goal, inputs, budget, history, changes and elements.
 func (l *loop) prompt() string {

@@ -11,9 +11,9 @@ import (
 )
 
 // DefaultElementTokens is the share of a step's prompt the page's element lines may take: about
-// 120 lines, enough for a form, a results page or a table's page, while the whole prompt (rules,
+// 90 lines, enough for a form, a results page or a table's page, while the whole prompt (rules,
 // tools, history, elements) stays near 1,500 tokens whatever the page's size.
-const DefaultElementTokens = 900
+const DefaultElementTokens = 650
 
 // viewportHeight is the height below which an element counts as out of view. Pool pages are
 // 1280x800 or so; a little more keeps the row just under the fold.
@@ -52,6 +52,9 @@ func echoes(s *semantic.Snapshot, e *semantic.Element, childText map[int][]strin
 	if e.Interactive || e.Editable {
 		return false
 	}
+	if containerRoles[e.Role] && len(childText[e.ID]) > 0 {
+		return true // its text is its children's, which have lines of their own
+	}
 	own := strings.TrimSpace(firstOf(e.Name, e.Text))
 	for _, t := range childText[e.ID] {
 		if t == own {
@@ -60,6 +63,11 @@ func echoes(s *semantic.Snapshot, e *semantic.Element, childText map[int][]strin
 	}
 	return false
 }
+
+// containerRoles hold other elements; their text is what those say.
+var containerRoles = map[string]bool{"navigation": true, "list": true, "table": true, "grid": true, "rowgroup": true, "row": true,
+	"form": true, "region": true, "group": true, "main": true, "banner": true, "contentinfo": true, "complementary": true,
+	"toolbar": true, "menu": true, "menubar": true, "tablist": true, "generic": true, "article": true, "section": true}
 
 func firstOf(a, b string) string {
 	if strings.TrimSpace(a) != "" {
@@ -79,7 +87,7 @@ func priority(e *semantic.Element, isNew bool) int {
 		p += 2
 	}
 	if e.Box.Y+e.Box.H > 0 && e.Box.Y < viewportHeight {
-		p += 2
+		p += 3 // what is in view beats controls scrolled away
 	}
 	switch e.Role {
 	case "heading", "alert", "status", "dialog", "alertdialog":
@@ -101,9 +109,16 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 			childText[e.Parent] = append(childText[e.Parent], strings.TrimSpace(firstOf(e.Name, e.Text)))
 		}
 	}
+	controls := map[string]bool{} // names of controls, which a label beside them repeats
+	for i := range s.Elements {
+		if e := &s.Elements[i]; e.Interactive && e.Role != "label" {
+			controls[e.Name] = true
+		}
+	}
 	type cand struct {
 		id, prio int
-		line     string
+		line     string // the line as the model reads it: no context, no default noise
+		where    string // its context ("@form | Sign up"), said once for a run of lines
 		isNew    bool
 	}
 	var cands []cand
@@ -111,7 +126,7 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 	fmt.Fprintln(fp, s.URL)
 	for i := range s.Elements {
 		e := &s.Elements[i]
-		if !listable(e) || echoes(s, e, childText) {
+		if !listable(e) || echoes(s, e, childText) || (e.Role == "label" && controls[e.Name]) {
 			continue
 		}
 		line := semantic.CandidateLine(e)
@@ -119,7 +134,8 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 		fmt.Fprintln(fp, c)
 		isNew := prev != nil && v.content[c] >= prev.content[c]
 		v.content[c]++
-		cands = append(cands, cand{id: e.ID, prio: priority(e, isNew), line: line, isNew: isNew})
+		short, where := splitContext(line, e)
+		cands = append(cands, cand{id: e.ID, prio: priority(e, isNew), line: short, where: where, isNew: isNew})
 	}
 	v.fingerprint = fmt.Sprintf("%x", fp.Sum64())
 
@@ -129,7 +145,7 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 	}
 	sort.SliceStable(order, func(a, b int) bool { return cands[order[a]].prio > cands[order[b]].prio })
 	keep := make([]bool, len(cands))
-	used, kept := 0, 0
+	used := 0
 	for _, i := range order {
 		cost := utf8.RuneCountInString(cands[i].line)/4 + 1
 		if used+cost > budget {
@@ -137,27 +153,54 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 		}
 		used += cost
 		keep[i] = true
-		kept++
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Elements (%d of %d listed", kept, len(cands))
-	if kept < len(cands) {
-		b.WriteString("; scroll to see others, or extract by description")
+	render := func() (string, []string) {
+		kept := 0
+		for _, k := range keep {
+			if k {
+				kept++
+			}
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "Elements (%d of %d listed", kept, len(cands))
+		if kept < len(cands) {
+			b.WriteString("; scroll to see others, or extract by description")
+		}
+		b.WriteString("):\n")
+		var added []string
+		where := ""
+		for i, c := range cands {
+			if !keep[i] {
+				continue
+			}
+			if c.where != where {
+				where = c.where
+				b.WriteString(firstOf(where, "@page") + "\n")
+			}
+			b.WriteString(c.line + "\n")
+			if c.isNew && len(added) < 5 {
+				added = append(added, c.line)
+			}
+		}
+		return b.String(), added
 	}
-	b.WriteString("):\n")
-	var added []string
+	// The "@" lines cost too: drop the least wanted lines until the whole list fits.
+	text, added := render()
+	for last := len(order) - 1; utf8.RuneCountInString(text)/4 > budget && last >= 0; {
+		for n := 0; n < 5 && last >= 0; last-- {
+			if keep[order[last]] {
+				keep[order[last]] = false
+				n++
+			}
+		}
+		text, added = render()
+	}
 	for i, c := range cands {
-		if !keep[i] {
-			continue
-		}
-		v.shown[c.id] = true
-		b.WriteString(c.line)
-		b.WriteByte('\n')
-		if c.isNew && len(added) < 8 {
-			added = append(added, c.line)
+		if keep[i] {
+			v.shown[c.id] = true
 		}
 	}
-	v.elements = b.String()
+	v.elements = text
 	if prev != nil {
 		v.changes = difference(prev, v, added)
 	}
@@ -165,7 +208,7 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 }
 
 // difference says what changed between two views: the address, lines that appeared (listed
-// with their ids, at most eight) and lines that went away (counted, the first few named).
+// with their ids, at most five) and lines that went away (counted, the first few named).
 func difference(prev, cur *view, added []string) string {
 	var b strings.Builder
 	if prev.url != cur.url {
@@ -214,4 +257,34 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+var cellRoles = map[string]bool{"cell": true, "gridcell": true, "rowheader": true}
+
+// noise are parts of a candidate line that say what every such element says: a white field, a
+// blue link, a checkbox's default value "on".
+var noise = []struct{ role, part string }{
+	{"", " color=white"}, {"link", " color=blue"}, {"checkbox", ` value="on"`}, {"radio", ` value="on"`},
+}
+
+// splitContext cuts a candidate line's context (" @form | Sign up", where the element sits) off,
+// to be said once above a run of lines that share it, and drops the line's default noise.
+func splitContext(line string, e *semantic.Element) (short, where string) {
+	short = line
+	if e.Context != "" {
+		if i := strings.LastIndex(line, " @"); i > 0 && strings.HasPrefix(e.Context, strings.TrimSuffix(line[i+2:], "…")) {
+			short, where = line[:i], line[i+1:]
+		}
+	}
+	// A cell's context (and that of a control in a cell) starts with its column's header, which
+	// differs from the next cell's: it stays on the line, and the table around it is said once.
+	if col, rest, ok := strings.Cut(where, " | "); ok && (cellRoles[e.Role] || strings.HasPrefix(rest, "table ")) {
+		short, where = short+" "+col, "@"+rest
+	}
+	for _, n := range noise {
+		if n.role == "" || n.role == e.Role {
+			short = strings.Replace(short, n.part, "", 1)
+		}
+	}
+	return short, where
 }

@@ -72,36 +72,40 @@ func (a Action) String() string {
 // maxWait caps wait(seconds): waiting longer is not progress a model should buy with a step.
 const maxWait = 10
 
-var idParam = map[string]any{"type": []string{"integer", "string"}, "description": "an element id from the list"}
-var reasonParam = map[string]any{"type": "string", "description": "why, in a few words"}
+var (
+	idParam     = map[string]any{"type": []string{"integer", "string"}}
+	stringParam = map[string]any{"type": "string"}
+)
 
-func schema(required []string, props map[string]any) map[string]any {
-	props["reason"] = reasonParam
+// schema is a tool's parameters: the named ones, all strings unless given, and the optional
+// reason every tool takes.
+func schema(required []string, typed map[string]any) map[string]any {
+	props := map[string]any{"reason": stringParam}
+	for _, name := range required {
+		props[name] = stringParam
+	}
+	for name, t := range typed {
+		props[name] = t
+	}
 	return map[string]any{"type": "object", "properties": props, "required": required}
 }
 
 // Tools are the functions the model is offered each step. Descriptions are terse: they are
-// sent with every step.
+// sent with every step (about 330 tokens in all).
 var Tools = []llm.Tool{
-	{Name: ToolClick, Description: "Click an element.", Parameters: schema([]string{"id"}, map[string]any{"id": idParam})},
-	{Name: ToolType, Description: "Replace a field's text; submit presses Enter after.", Parameters: schema([]string{"id", "text"}, map[string]any{
-		"id": idParam, "text": map[string]any{"type": "string"}, "submit": map[string]any{"type": "boolean"}})},
-	{Name: ToolSelect, Description: "Choose an option of a select.", Parameters: schema([]string{"id", "option"}, map[string]any{
-		"id": idParam, "option": map[string]any{"type": "string", "description": "the option's text"}})},
-	{Name: ToolPress, Description: "Press a key: enter, tab, escape, arrowdown, ctrl+a ...", Parameters: schema([]string{"key"}, map[string]any{
-		"key": map[string]any{"type": "string"}})},
-	{Name: ToolScroll, Description: "Scroll the page to see more elements.", Parameters: schema([]string{"direction"}, map[string]any{
-		"direction": map[string]any{"type": "string", "enum": []string{"down", "up"}}})},
-	{Name: ToolNavigate, Description: "Open a URL in the current tab.", Parameters: schema([]string{"url"}, map[string]any{
-		"url": map[string]any{"type": "string"}})},
-	{Name: ToolExtract, Description: "Read a value, list or table from the page into the result.", Parameters: schema([]string{"description"}, map[string]any{
-		"description": map[string]any{"type": "string", "description": "what to read, in English"}})},
-	{Name: ToolWait, Description: "Wait for the page to change.", Parameters: schema([]string{"seconds"}, map[string]any{
-		"seconds": map[string]any{"type": "number", "maximum": maxWait}})},
-	{Name: ToolDone, Description: "The goal is reached: give the result it asks for.", Parameters: schema([]string{"result"}, map[string]any{
-		"result": map[string]any{"description": "the answer or outcome"}})},
-	{Name: ToolFail, Description: "The goal cannot be reached: say why.", Parameters: map[string]any{"type": "object",
-		"properties": map[string]any{"reason": map[string]any{"type": "string"}}, "required": []string{"reason"}}},
+	{Name: ToolClick, Description: "Click element id.", Parameters: schema([]string{"id"}, map[string]any{"id": idParam})},
+	{Name: ToolType, Description: "Replace a field's text; submit: press Enter after.", Parameters: schema([]string{"id", "text"}, map[string]any{
+		"id": idParam, "submit": map[string]any{"type": "boolean"}})},
+	{Name: ToolSelect, Description: "Choose a select's option by its text.", Parameters: schema([]string{"id", "option"}, map[string]any{"id": idParam})},
+	{Name: ToolPress, Description: "Press a key: enter, tab, escape, arrowdown, ctrl+a...", Parameters: schema([]string{"key"}, nil)},
+	{Name: ToolScroll, Description: "Scroll to see more elements.", Parameters: schema([]string{"direction"}, map[string]any{
+		"direction": map[string]any{"enum": []string{"down", "up"}}})},
+	{Name: ToolNavigate, Description: "Open a URL in this tab.", Parameters: schema([]string{"url"}, nil)},
+	{Name: ToolExtract, Description: "Read what description names (a value, a list, a table) into the result.", Parameters: schema([]string{"description"}, nil)},
+	{Name: ToolWait, Description: "Wait for the page.", Parameters: schema([]string{"seconds"}, map[string]any{"seconds": map[string]any{"type": "number"}})},
+	{Name: ToolDone, Description: "Goal reached: give its result.", Parameters: schema([]string{"result"}, map[string]any{"result": map[string]any{}})},
+	{Name: ToolFail, Description: "Goal unreachable: say why.", Parameters: map[string]any{"type": "object",
+		"properties": map[string]any{"reason": stringParam}, "required": []string{"reason"}}},
 }
 
 // parseCall reads a tool call into an Action. Its errors are said to the model as they are, so

@@ -153,10 +153,10 @@ func (p *pageActor) outcome(ctx context.Context, st scripts.Step, err error) age
 	var seen []string
 	if st.Verification != nil {
 		for _, c := range st.Verification.Checks {
-			if c.Passed == (err == nil) {
+			if c.Passed == (err == nil) && !strings.HasPrefix(c.Name, "target_") { // the target's state is no effect
 				s := c.Name
-				if c.Detail != "" {
-					s += " (" + truncateText(c.Detail, 80) + ")"
+				if c.Detail != "" && len(c.Detail) <= 60 {
+					s += " (" + c.Detail + ")"
 				}
 				seen = append(seen, s)
 			}

@@ -1,17 +1,24 @@
 package nodes_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/rodeo-run/rodeo/browser/browsertest"
+	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/llm/llmtest"
 	"github.com/rodeo-run/rodeo/scripts"
+	"github.com/rodeo-run/rodeo/semantic"
 )
 
 // The general node's tests play tasks with a scripted model that reads the observation it is
@@ -361,5 +368,120 @@ func TestGeneral_TimeBudget(t *testing.T) {
 	top := d.Steps[len(d.Steps)-1]
 	if d.Status != scripts.StatusFailed || top.Error.Code != "time_budget" || top.DurationMS > 4000 {
 		t.Fatal(dump(d))
+	}
+}
+
+// TestGeneral_CancelStopsTheLoop: a run canceled while the model thinks makes no further call.
+func TestGeneral_CancelStopsTheLoop(t *testing.T) {
+	p := testPool(t)
+	base := browsertest.Serve(t, "testdata")
+	var run atomic.Pointer[scripts.Run]
+	srv := llmtest.New(t, func(n int, req llmtest.Request) llmtest.Reply {
+		if n == 1 {
+			run.Load().Cancel()
+			return llmtest.Reply{Delay: 300 * time.Millisecond, ToolCalls: []llmtest.ToolCall{call("scroll", map[string]any{"direction": "down"})}}
+		}
+		return reply(call("scroll", map[string]any{"direction": "down"}))
+	})
+	s, err := scripts.DefaultRegistry.Compile(t.Name(), []json.RawMessage{json.RawMessage(`{"type": "general", "description": "Scroll forever", "start_url": "` + base + `/actions.html"}`)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Services: &scripts.Services{LLM: llm.New(srv.Config())},
+		Browsers: scripts.LeaserFunc(func(ctx context.Context) (scripts.BrowserSession, error) { return p.Lease(ctx) })}
+	r := scripts.NewRun("r_cancel_general", "acct_test", "test", s)
+	run.Store(r)
+	runner.Execute(context.Background(), r, scripts.ExecOptions{Timeout: time.Minute})
+	time.Sleep(200 * time.Millisecond) // a call made after the cancel would arrive by now
+	d := r.Doc()
+	if d.Status != scripts.StatusCanceled || len(srv.Calls()) != 2 {
+		t.Fatalf("%d calls: %s", len(srv.Calls()), dump(d))
+	}
+}
+
+// TestGeneral_NoModelIsRefusedBeforeTheRun: without a model, a script holding any of the three
+// kinds is refused at admission with llm_not_configured naming what to set; nothing runs.
+func TestGeneral_NoModelIsRefusedBeforeTheRun(t *testing.T) {
+	engine := scripts.NewEngine(&scripts.Runner{Registry: scripts.DefaultRegistry, Services: &scripts.Services{}}, nil, nil)
+	defer engine.Shutdown(context.Background())
+	for _, node := range []string{
+		`{"type": "general", "description": "Sign up"}`,
+		`{"type": "Generalized Agent", "prompt": "Sign up"}`,
+		`{"type": "General (Project Atlas)", "prompt": "Sign up"}`,
+		`{"type": "loop", "loop_total_runs": 2, "do": [{"type": "general_atlas", "prompt": "Sign up"}]}`,
+	} {
+		s, err := scripts.DefaultRegistry.Compile("g", []json.RawMessage{json.RawMessage(`{"type": "print", "text": "before"}`), json.RawMessage(node)}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", node, err)
+		}
+		r, err := engine.Start(context.Background(), s, scripts.StartOptions{Account: "a"})
+		var e *errs.Error
+		if r != nil || !errors.As(err, &e) || e.Code != errs.LLMNotConfigured || !strings.Contains(e.Message, "OPENAI_API_KEY") ||
+			len(e.Details) != 1 || *e.Details[0].Node != 1 {
+			t.Fatalf("%s: %v %+v", node, r, err)
+		}
+	}
+}
+
+// TestGeneral_PromptTokensPerStep measures what a step costs on a 2,000-element page: the
+// test server's count of each loop request's prompt (messages, tool calls and tool
+// definitions at four characters a token) over ten mixed steps, against the page's raw HTML
+// as a prompt. The issue's bound: a median step prompt of at most 1,500 tokens.
+func TestGeneral_PromptTokensPerStep(t *testing.T) {
+	p := testPool(t)
+	base := browsertest.Serve(t, "testdata")
+	s, err := p.Lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := s.Page()
+	if err := page.Navigate(base + "/catalog.html"); err != nil {
+		t.Fatal(err)
+	}
+	_ = page.WaitLoad()
+	snap, err := semantic.Snap(context.Background(), page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := page.MustEval(`() => document.documentElement.outerHTML.length`).Int()
+	s.Release()
+	if len(snap.Elements) < 2000 {
+		t.Fatalf("the fixture has %d snapshot elements, want 2,000 or more", len(snap.Elements))
+	}
+
+	moves := []func(obs string) llmtest.ToolCall{
+		func(obs string) llmtest.ToolCall { return call("type", map[string]any{"id": idOf(obs, "searchbox", "Search products"), "text": "magnet"}) },
+		func(obs string) llmtest.ToolCall { return call("select", map[string]any{"id": idOf(obs, "combobox", "Category"), "option": "Tools"}) },
+		func(obs string) llmtest.ToolCall { return call("click", map[string]any{"id": idOf(obs, "checkbox", "Magnet tag")}) },
+		func(obs string) llmtest.ToolCall { return call("scroll", map[string]any{"direction": "down"}) },
+		func(obs string) llmtest.ToolCall { return call("click", map[string]any{"id": idOf(obs, "button", "Edit")}) },
+		func(obs string) llmtest.ToolCall { return call("scroll", map[string]any{"direction": "down"}) },
+		func(obs string) llmtest.ToolCall { return call("extract", map[string]any{"description": "the price of Magnet pro 12"}) },
+		func(obs string) llmtest.ToolCall { return call("scroll", map[string]any{"direction": "up"}) },
+		func(obs string) llmtest.ToolCall { return call("click", map[string]any{"id": idOf(obs, "checkbox", "Bolt tag")}) },
+		func(obs string) llmtest.ToolCall { return call("done", map[string]any{"result": "measured"}) },
+	}
+	d, pl, srv := generalRun(t, `[{"type": "general", "description": "Find the price of Magnet pro 12 in the tools category", "start_url": "BASE/catalog.html"}]`,
+		func(n int, obs string, _ llmtest.Request) llmtest.Reply { return reply(moves[min(n, len(moves)-1)](obs)) })
+	if d.Status != scripts.StatusSucceeded {
+		t.Fatalf("%s\n%s", dump(d), strings.Join(pl.observations(), "\n-----\n"))
+	}
+	top := d.Steps[len(d.Steps)-1]
+	prompts := top.Detail["step_prompt_tokens"].([]int)
+	if len(prompts) != len(moves) || len(agentCalls(srv)) != len(moves) {
+		t.Fatalf("want %d model calls, got %v", len(moves), prompts)
+	}
+	sorted := append([]int(nil), prompts...)
+	sort.Ints(sorted)
+	sum := 0
+	for _, n := range prompts {
+		sum += n
+	}
+	median := (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	t.Logf("2,000-element page (%d snapshot elements, raw HTML %d characters = %d tokens): step prompts %v; median %d, mean %d, max %d tokens",
+		len(snap.Elements), html, html/4, prompts, median, sum/len(prompts), sorted[len(sorted)-1])
+	t.Logf("the sixth observation:\n%s", pl.observations()[5])
+	if median > 1500 {
+		t.Fatalf("median step prompt %d tokens, over the 1,500 bound; the first observation:\n%s", median, pl.observations()[0])
 	}
 }
