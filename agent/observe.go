@@ -26,7 +26,10 @@ type view struct {
 	shown      map[int]bool
 	// content are the listable elements' lines without their ids: what the difference from
 	// one step to the next compares.
-	content     map[string]int
+	content map[string]int
+	// short is each content's line as it was listed (no context, no noise), for naming
+	// what went away.
+	short       map[string]string
 	fingerprint string
 	elements    string // the element lines sent, with their header
 	changes     string // what changed since the previous view ("" for the first)
@@ -101,7 +104,7 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 	if budget <= 0 {
 		budget = DefaultElementTokens
 	}
-	v := &view{url: s.URL, title: s.Title, shown: map[int]bool{}, content: map[string]int{}}
+	v := &view{url: s.URL, title: s.Title, shown: map[int]bool{}, content: map[string]int{}, short: map[string]string{}}
 	childText := map[int][]string{}
 	for i := range s.Elements {
 		e := &s.Elements[i]
@@ -135,6 +138,7 @@ func observe(s *semantic.Snapshot, prev *view, budget int) *view {
 		isNew := prev != nil && v.content[c] >= prev.content[c]
 		v.content[c]++
 		short, where := splitContext(line, e)
+		v.short[c] = lineContent(short)
 		cands = append(cands, cand{id: e.ID, prio: priority(e, isNew), line: short, where: where, isNew: isNew})
 	}
 	v.fingerprint = fmt.Sprintf("%x", fp.Sum64())
@@ -244,7 +248,7 @@ func difference(prev, cur *view, added []string) string {
 			gone = gone[:3]
 		}
 		for i := range gone {
-			gone[i] = clip(gone[i], 50)
+			gone[i] = clip(prev.short[gone[i]], 60)
 		}
 		fmt.Fprintf(&b, "%d elements gone, e.g. %s\n", goneCount, strings.Join(gone, "; "))
 	}
