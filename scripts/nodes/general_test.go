@@ -54,7 +54,7 @@ func idOf(obs, role, name string) int {
 
 // lineOf returns the element line with that role and name ("" when absent).
 func lineOf(obs, role, name string) string {
-	return regexp.MustCompile(`(?m)^\[\d+\] `+regexp.QuoteMeta(role)+` "`+regexp.QuoteMeta(name)+`".*$`).FindString(obs)
+	return regexp.MustCompile(`(?m)^\[\d+\] ` + regexp.QuoteMeta(role) + ` "` + regexp.QuoteMeta(name) + `".*$`).FindString(obs)
 }
 
 // player is a scripted model: policy gets each request (its observation, and on a retry the
@@ -105,7 +105,9 @@ func generalRun(t *testing.T, nodes string, policy func(n int, obs string, req l
 	return runWith(t, base, nodes, sv), p, srv
 }
 
-func reply(tc llmtest.ToolCall) llmtest.Reply { return llmtest.Reply{ToolCalls: []llmtest.ToolCall{tc}} }
+func reply(tc llmtest.ToolCall) llmtest.Reply {
+	return llmtest.Reply{ToolCalls: []llmtest.ToolCall{tc}}
+}
 
 // subSteps returns the steps recorded under the general node at index i.
 func subSteps(d scripts.Doc, i int) []scripts.Step {
@@ -450,19 +452,33 @@ func TestGeneral_PromptTokensPerStep(t *testing.T) {
 	}
 
 	moves := []func(obs string) llmtest.ToolCall{
-		func(obs string) llmtest.ToolCall { return call("type", map[string]any{"id": idOf(obs, "searchbox", "Search products"), "text": "magnet"}) },
-		func(obs string) llmtest.ToolCall { return call("select", map[string]any{"id": idOf(obs, "combobox", "Category"), "option": "Tools"}) },
-		func(obs string) llmtest.ToolCall { return call("click", map[string]any{"id": idOf(obs, "checkbox", "Magnet tag")}) },
+		func(obs string) llmtest.ToolCall {
+			return call("type", map[string]any{"id": idOf(obs, "searchbox", "Search products"), "text": "magnet"})
+		},
+		func(obs string) llmtest.ToolCall {
+			return call("select", map[string]any{"id": idOf(obs, "combobox", "Category"), "option": "Tools"})
+		},
+		func(obs string) llmtest.ToolCall {
+			return call("click", map[string]any{"id": idOf(obs, "checkbox", "Magnet tag")})
+		},
 		func(obs string) llmtest.ToolCall { return call("scroll", map[string]any{"direction": "down"}) },
-		func(obs string) llmtest.ToolCall { return call("click", map[string]any{"id": idOf(obs, "button", "Edit")}) },
+		func(obs string) llmtest.ToolCall {
+			return call("click", map[string]any{"id": idOf(obs, "button", "Edit")})
+		},
 		func(obs string) llmtest.ToolCall { return call("scroll", map[string]any{"direction": "down"}) },
-		func(obs string) llmtest.ToolCall { return call("extract", map[string]any{"description": "the price of Magnet pro 12"}) },
+		func(obs string) llmtest.ToolCall {
+			return call("extract", map[string]any{"description": "the price of Magnet pro 12"})
+		},
 		func(obs string) llmtest.ToolCall { return call("scroll", map[string]any{"direction": "up"}) },
-		func(obs string) llmtest.ToolCall { return call("click", map[string]any{"id": idOf(obs, "checkbox", "Bolt tag")}) },
+		func(obs string) llmtest.ToolCall {
+			return call("click", map[string]any{"id": idOf(obs, "checkbox", "Bolt tag")})
+		},
 		func(obs string) llmtest.ToolCall { return call("done", map[string]any{"result": "measured"}) },
 	}
 	d, pl, srv := generalRun(t, `[{"type": "general", "description": "Find the price of Magnet pro 12 in the tools category", "start_url": "BASE/catalog.html"}]`,
-		func(n int, obs string, _ llmtest.Request) llmtest.Reply { return reply(moves[min(n, len(moves)-1)](obs)) })
+		func(n int, obs string, _ llmtest.Request) llmtest.Reply {
+			return reply(moves[min(n, len(moves)-1)](obs))
+		})
 	if d.Status != scripts.StatusSucceeded {
 		t.Fatalf("%s\n%s", dump(d), strings.Join(pl.observations(), "\n-----\n"))
 	}
