@@ -227,10 +227,10 @@ func (l *loop) decide(ctx context.Context) (state, error) {
 		l.res.Reason = a.Reason
 		return finished, errs.E(CodeFailed, "the model gave up: %s", clip(a.Reason, 300))
 	case l.overTokens():
-		return finished, errs.E(CodeTokenBudget, "the model used %d tokens, reaching the %d-token budget, before the goal was reached (the partial result is kept)",
-			l.res.Tokens.Prompt+l.res.Tokens.Completion, l.cfg.MaxTokens)
+		return finished, l.tokenBudget()
 	case a.hasID() && !l.view.shown[a.ID]:
 		l.record(fmt.Sprintf("refused: there is no [%d] in the element list; use an id from the list of this step", a.ID))
+		l.prev = l.view
 		return observing, nil
 	}
 	key := l.view.fingerprint + " " + a.String()
@@ -263,7 +263,10 @@ func (l *loop) ask(ctx context.Context, msgs []llm.ToolMessage) (Action, error) 
 		} else if a, problem = parseCall(rep.Calls[0]); problem == nil {
 			return a, nil
 		}
-		if try == 1 || l.overTokens() {
+		if l.overTokens() {
+			return a, l.tokenBudget()
+		}
+		if try == 1 {
 			return a, errs.E(llm.CodeFailed, "the model's reply could not be used, twice: %v", problem)
 		}
 		asst := llm.ToolMessage{Role: "assistant", Content: rep.Text, ToolCalls: rep.Calls[:min(len(rep.Calls), 1)]}
@@ -311,6 +314,11 @@ func (l *loop) record(result string) {
 		act += fmt.Sprintf(" (%s %q)", e.Role, clip(e.Name, 40))
 	}
 	l.history = append(l.history, entry{step: l.res.Steps, action: act, result: clip(result, 140)})
+}
+
+func (l *loop) tokenBudget() error {
+	return errs.E(CodeTokenBudget, "the model used %d tokens, reaching the %d-token budget, before the goal was reached (the partial result is kept)",
+		l.res.Tokens.Prompt+l.res.Tokens.Completion, l.cfg.MaxTokens)
 }
 
 func (l *loop) overTokens() bool {

@@ -399,6 +399,17 @@ func TestGeneral_CancelStopsTheLoop(t *testing.T) {
 	if d.Status != scripts.StatusCanceled || len(srv.Calls()) != 2 {
 		t.Fatalf("%d calls: %s", len(srv.Calls()), dump(d))
 	}
+	// Each sub-step was published as it ended, before the node's own step.
+	past, _, _ := r.Subscribe()
+	var paths []string
+	for _, ev := range past {
+		if ev.Type == "step" {
+			paths = append(paths, ev.Step.Path+"/"+ev.Step.Type)
+		}
+	}
+	if got := strings.Join(paths, " "); got != "0.general.0/open tab 0.general.1/scroll /general" {
+		t.Fatalf("step events: %s", got)
+	}
 }
 
 // TestGeneral_NoModelIsRefusedBeforeTheRun: without a model, a script holding any of the three
