@@ -209,6 +209,7 @@ func (l *loop) observe(ctx context.Context) (state, error) {
 // the model once; an id that is not in the observation is refused back as the step's outcome.
 func (l *loop) decide(ctx context.Context) (state, error) {
 	l.res.Steps++
+	l.tokens = Tokens{}
 	msgs := []llm.ToolMessage{{Role: "system", Content: systemPrompt}, {Role: "user", Content: l.prompt()}}
 	a, err := l.ask(ctx, msgs)
 	if err != nil {
@@ -248,14 +249,15 @@ func (l *loop) decide(ctx context.Context) (state, error) {
 func (l *loop) ask(ctx context.Context, msgs []llm.ToolMessage) (Action, error) {
 	for try := 0; ; try++ {
 		rep, err := l.cfg.Model.ChatTools(ctx, llm.ToolRequest{Messages: msgs, Tools: Tools, MaxTokens: 400})
-		l.tokens = Tokens{Prompt: rep.PromptTokens, Completion: rep.CompletionTokens, Calls: 1}
-		l.res.Tokens.Prompt += rep.PromptTokens
-		l.res.Tokens.Completion += rep.CompletionTokens
-		l.res.Tokens.Calls++
-		l.res.StepPrompts = append(l.res.StepPrompts, rep.PromptTokens)
 		if err != nil {
 			return Action{}, err
 		}
+		for _, t := range []*Tokens{&l.tokens, &l.res.Tokens} { // the step's (a retry included) and the loop's
+			t.Prompt += rep.PromptTokens
+			t.Completion += rep.CompletionTokens
+			t.Calls++
+		}
+		l.res.StepPrompts = append(l.res.StepPrompts, rep.PromptTokens)
 		var a Action
 		var problem error
 		if len(rep.Calls) == 0 {

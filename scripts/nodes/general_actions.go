@@ -54,6 +54,9 @@ func (p *pageActor) Act(ctx context.Context, a agent.Act) agent.Outcome {
 	case agent.ToolType:
 		return p.typeInto(ctx, a, sub)
 	case agent.ToolSelect:
+		if a.Element.Tag != "select" {
+			return agent.Outcome{Effect: fmt.Sprintf("[%d] is a %s, not a select: click it, then click the option", a.Action.ID, a.Element.Role)}
+		}
 		t, out := p.pin(ctx, a)
 		if t == nil {
 			return out

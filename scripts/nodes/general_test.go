@@ -512,3 +512,34 @@ func TestGeneral_PromptTokensPerStep(t *testing.T) {
 		t.Fatalf("median step prompt %d tokens, over the 1,500 bound; the first observation:\n%s", median, pl.observations()[0])
 	}
 }
+
+// TestGeneral_AtlasSeesItsInputs: the studio's General (Project Atlas) is the same loop with its
+// goal as prompt (templated); the variables it names are shown, and done's object result is
+// stored as it is.
+func TestGeneral_AtlasSeesItsInputs(t *testing.T) {
+	p := &player{}
+	sv, _ := llmServices(t, p.script(func(n int, obs string, _ llmtest.Request) llmtest.Reply {
+		if !strings.Contains(obs, "Goal: Greet Ada\n") || !strings.Contains(obs, `Input customer: {"name":"Ada"}`) {
+			return reply(call("fail", map[string]any{"reason": "no input"}))
+		}
+		return reply(call("done", map[string]any{"result": map[string]any{"greeted": "Ada", "ok": true}}))
+	}))
+	base := browsertest.Serve(t, "testdata")
+	nodes := `[{"type": "General (Project Atlas)", "prompt": "Greet {{who}}", "input": ["customer"], "start_url": "BASE/blank.html", "data": "out"}]`
+	pool := testPool(t)
+	var raw []json.RawMessage
+	_ = json.Unmarshal([]byte(strings.ReplaceAll(nodes, "BASE", base)), &raw)
+	s, err := scripts.DefaultRegistry.Compile(t.Name(), raw, map[string]any{"who": "Ada", "customer": map[string]any{"name": "Ada"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Services: sv,
+		Browsers: scripts.LeaserFunc(func(ctx context.Context) (scripts.BrowserSession, error) { return pool.Lease(ctx) })}
+	r := scripts.NewRun("r_atlas_inputs", "acct_test", "test", s)
+	runner.Execute(context.Background(), r, scripts.ExecOptions{Timeout: time.Minute})
+	d := r.Doc()
+	out, _ := d.Data["out"].(map[string]any)
+	if d.Status != scripts.StatusSucceeded || out["greeted"] != "Ada" || out["ok"] != true || d.Steps[len(d.Steps)-1].Type != "general_atlas" {
+		t.Fatalf("%s\n%s", dump(d), strings.Join(p.observations(), "\n-----\n"))
+	}
+}
