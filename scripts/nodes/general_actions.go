@@ -3,6 +3,7 @@ package nodes
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -75,7 +76,7 @@ func (p *pageActor) Act(ctx context.Context, a agent.Act) agent.Outcome {
 		}
 		return sub("scroll", &scroll{distance: d})
 	case agent.ToolNavigate:
-		u, err := normalizeURL(a.Action.URL)
+		u, err := normalizeURL(relativeTo(a.Snap.URL, a.Action.URL))
 		if err != nil {
 			return agent.Outcome{Effect: errText(err)}
 		}
@@ -187,6 +188,21 @@ func (p *pageActor) count(st scripts.Step) {
 	if st.Status == scripts.StepOK {
 		p.node.passed++
 	}
+}
+
+// relativeTo resolves a link the page itself would resolve ("/pricing", "?page=2") against the
+// page's address; anything else is left to normalizeURL.
+func relativeTo(base, ref string) string {
+	ref = strings.TrimSpace(ref)
+	if !strings.HasPrefix(ref, "/") && !strings.HasPrefix(ref, ".") && !strings.HasPrefix(ref, "?") && !strings.HasPrefix(ref, "#") {
+		return ref
+	}
+	b, err := url.Parse(base)
+	r, rerr := url.Parse(ref)
+	if err != nil || rerr != nil || b.Host == "" {
+		return ref
+	}
+	return b.ResolveReference(r).String()
 }
 
 func errText(err error) string {

@@ -543,3 +543,27 @@ func TestGeneral_AtlasSeesItsInputs(t *testing.T) {
 		t.Fatalf("%s\n%s", dump(d), strings.Join(p.observations(), "\n-----\n"))
 	}
 }
+
+// TestGeneral_NavigateStaysOnTheWeb: navigate refuses a file: URL (said back to the model, no
+// sub-step), and resolves a path against the page it is on.
+func TestGeneral_NavigateStaysOnTheWeb(t *testing.T) {
+	d, p, _ := generalRun(t, `[{"type": "general", "description": "Open the Dune page", "start_url": "BASE/search.html"},
+		{"type": "semanticScrape", "target": "the main heading", "data": "heading"}]`,
+		func(n int, obs string, _ llmtest.Request) llmtest.Reply {
+			switch n {
+			case 0:
+				return reply(call("navigate", map[string]any{"url": "file:///etc/passwd"}))
+			case 1:
+				return reply(call("navigate", map[string]any{"url": "/book.html?title=Dune"}))
+			}
+			return reply(call("done", map[string]any{"result": "opened"}))
+		})
+	obs := p.observations()
+	if d.Status != scripts.StatusSucceeded || d.Data["heading"] != "Dune" || len(obs) != 3 ||
+		!strings.Contains(obs[1], "FAILED: invalid_config: target: only http and https URLs can be opened") {
+		t.Fatalf("%s\n%s", dump(d), strings.Join(obs, "\n-----\n"))
+	}
+	if subs := subSteps(d, 0); len(subs) != 2 || subs[1].Type != "open tab" || !strings.HasSuffix(fmt.Sprint(subs[1].Detail["url"]), "/book.html?title=Dune") {
+		t.Fatalf("want start_url and one navigation: %s", dump(d))
+	}
+}
