@@ -99,7 +99,7 @@ var Tools = []llm.Tool{
 	{Name: ToolSelect, Description: "Choose a select's option by its text.", Parameters: schema([]string{"id", "option"}, map[string]any{"id": idParam})},
 	{Name: ToolPress, Description: "Press a key: enter, tab, escape, arrowdown, ctrl+a...", Parameters: schema([]string{"key"}, nil)},
 	{Name: ToolScroll, Description: "Scroll to see more elements.", Parameters: schema([]string{"direction"}, map[string]any{
-		"direction": map[string]any{"enum": []string{"down", "up"}}})},
+		"direction": map[string]any{"type": "string", "enum": []string{"down", "up"}}})},
 	{Name: ToolNavigate, Description: "Open a URL in this tab.", Parameters: schema([]string{"url"}, nil)},
 	{Name: ToolExtract, Description: "Read what description names (a value, a list, a table) into the result.", Parameters: schema([]string{"description"}, nil)},
 	{Name: ToolWait, Description: "Wait for the page.", Parameters: schema([]string{"seconds"}, map[string]any{"seconds": map[string]any{"type": "number"}})},
