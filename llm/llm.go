@@ -149,36 +149,47 @@ func (c *Client) Chat(ctx context.Context, req Request) (Reply, error) {
 		creq.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	reply := Reply{Model: c.cfg.Model}
+	resp, attempts, err := c.create(ctx, creq)
+	reply.Attempts = attempts
+	if err != nil {
+		return reply, err
+	}
+	reply.Text = resp.Choices[0].Message.Content
+	reply.PromptTokens = resp.Usage.PromptTokens
+	reply.CompletionTokens = resp.Usage.CompletionTokens
+	if resp.Model != "" {
+		reply.Model = resp.Model
+	}
+	return reply, nil
+}
+
+// create sends one completion request. 429 and 5xx answers are retried with backoff (the
+// doubling) up to Retries times; each attempt has its own time limit. A successful answer has at
+// least one choice. It returns the answer and how many calls were made.
+func (c *Client) create(ctx context.Context, creq openai.ChatCompletionRequest) (openai.ChatCompletionResponse, int, error) {
 	backoff := c.cfg.Backoff
-	for {
-		reply.Attempts++
+	for attempts := 1; ; attempts++ {
 		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 		resp, err := c.api.CreateChatCompletion(actx, creq)
 		cancel()
 		if err == nil {
 			if len(resp.Choices) == 0 {
-				return reply, errs.E(CodeFailed, "the model (%s) answered with no choices", c.cfg.Model)
+				return resp, attempts, errs.E(CodeFailed, "the model (%s) answered with no choices", c.cfg.Model)
 			}
-			reply.Text = resp.Choices[0].Message.Content
-			reply.PromptTokens = resp.Usage.PromptTokens
-			reply.CompletionTokens = resp.Usage.CompletionTokens
-			if resp.Model != "" {
-				reply.Model = resp.Model
-			}
-			return reply, nil
+			return resp, attempts, nil
 		}
 		if ctx.Err() != nil {
-			return reply, errs.E(errs.Timeout, "model call stopped: %v", ctx.Err())
+			return resp, attempts, errs.E(errs.Timeout, "model call stopped: %v", ctx.Err())
 		}
 		status := statusOf(err)
 		retryable := status == http.StatusTooManyRequests || status >= 500 || status == 0 && isTimeout(err)
-		if !retryable || reply.Attempts > c.cfg.Retries {
-			return reply, failure(c.cfg, status, err, reply.Attempts)
+		if !retryable || attempts > c.cfg.Retries {
+			return resp, attempts, failure(c.cfg, status, err, attempts)
 		}
 		select {
 		case <-time.After(backoff):
 		case <-ctx.Done():
-			return reply, errs.E(errs.Timeout, "model call stopped: %v", ctx.Err())
+			return resp, attempts, errs.E(errs.Timeout, "model call stopped: %v", ctx.Err())
 		}
 		backoff *= 2
 	}

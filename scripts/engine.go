@@ -79,6 +79,9 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 	if closed {
 		return nil, errs.E(errs.Busy, "the server is shutting down")
 	}
+	if err := e.Runner.checkModel(s); err != nil {
+		return nil, err
+	}
 	session := opt.Session
 	if session == nil && NeedsBrowser(s.Nodes) && e.Runner.Browsers != nil {
 		var err error
@@ -169,6 +172,9 @@ type queuedRun struct {
 // browser context frees up. When QueueSize runs already wait it answers busy and stores
 // nothing. A run that needs no browser (or brings its own session) starts at once.
 func (e *Engine) Enqueue(s *Script, opt StartOptions) (*Run, error) {
+	if err := e.Runner.checkModel(s); err != nil {
+		return nil, err
+	}
 	if opt.Session != nil || e.Runner.Browsers == nil || !NeedsBrowser(s.Nodes) {
 		return e.Start(e.base, s, opt)
 	}

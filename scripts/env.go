@@ -46,7 +46,9 @@ type Env struct {
 	// cancelRun stops the run with a cause; the crash watcher uses it.
 	cancelRun context.CancelCauseFunc
 	detail    map[string]any
-	browser   browserState
+	// callPath is the path of the node running now (sub-steps are recorded below it).
+	callPath string
+	browser  browserState
 	// Held keys (keypress "shift"/"ctrl"/"alt") apply to the following key presses.
 	Held map[string]bool
 
@@ -211,7 +213,7 @@ func (e *Env) HasBrowser() bool {
 // The calling node's own step state (its detail and attempt) is kept: the children's steps
 // record their own, and the caller's detail goes on after they ran.
 func (e *Env) RunList(ctx context.Context, calls []*Call) error {
-	detail, attempt := e.detail, e.Attempt
-	defer func() { e.detail, e.Attempt = detail, attempt }()
+	detail, attempt, caller := e.detail, e.Attempt, e.callPath
+	defer func() { e.detail, e.Attempt, e.callPath = detail, attempt, caller }()
 	return e.runner.runList(ctx, e, calls)
 }

@@ -256,13 +256,24 @@ func (rn *Runner) runList(ctx context.Context, env *Env, calls []*Call) error {
 }
 
 // runCall executes one node with its verification loop and records its step.
-func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) (err error) {
+func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) error {
+	_, err := rn.exec(ctx, env, c, nil, nil)
+	return err
+}
+
+// exec runs c (built from its params, or the node given already built) with its verification
+// loop, records its step (detail starting as a copy of detail) and returns it.
+func (rn *Runner) exec(ctx context.Context, env *Env, c *Call, built Node, detail map[string]any) (step Step, err error) {
 	start := time.Now()
-	step := Step{Index: c.Index, Type: c.Spec.Kind, Status: StepOK}
+	step = Step{Index: c.Index, Type: c.Spec.Kind, Status: StepOK}
 	if c.Path != fmt.Sprint(c.Index) {
 		step.Path = c.Path
 	}
 	env.detail = map[string]any{}
+	env.callPath = c.Path
+	for k, v := range detail {
+		env.detail[k] = v
+	}
 	env.Attempt = 0
 	env.countRun(c)
 	var checks []Check
@@ -295,20 +306,22 @@ func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) (err error) {
 	nctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
-	values, err := expandParams(c, env.Vars)
-	if err != nil {
-		return err
-	}
-	node, err := c.Spec.Build(NewParams(c.Spec, values, c.Children))
-	if err != nil {
-		return errs.Wrap(errs.InvalidConfig, err)
+	node := built
+	if node == nil {
+		values, err := expandParams(c, env.Vars)
+		if err != nil {
+			return step, err
+		}
+		if node, err = c.Spec.Build(NewParams(c.Spec, values, c.Children)); err != nil {
+			return step, errs.Wrap(errs.InvalidConfig, err)
+		}
 	}
 	if cl, ok := node.(Closer); ok {
 		defer cl.Close()
 	}
 	if c.Spec.Browser {
 		if _, err := env.session(nctx); err != nil {
-			return rn.classify(ctx, nctx, env, timeout, err)
+			return step, rn.classify(ctx, nctx, env, timeout, err)
 		}
 	}
 	verifier, verifies := node.(Verifier)
@@ -343,7 +356,7 @@ func (rn *Runner) runCall(ctx context.Context, env *Env, c *Call) (err error) {
 	if len(history) > 0 {
 		env.SetDetail("attempts", history)
 	}
-	return err
+	return step, err
 }
 
 // classify turns a node error into the code the user should see: the run's own cancellation or

@@ -55,6 +55,9 @@ type Spec struct {
 	Params   []Param  `json:"params"`
 	// Browser marks kinds that need a browser page; the runner leases one lazily for them.
 	Browser bool `json:"browser"`
+	// NeedsModel marks kinds that cannot run without a language model: a script holding one is
+	// refused with llm_not_configured before it starts when no model is configured.
+	NeedsModel bool `json:"needs_model,omitempty"`
 	// Timeout is the default time limit of one execution; the node's `timeout` field overrides it.
 	Timeout time.Duration `json:"-"`
 	// Attempts is the verification budget: how often Run+Verify may be tried. Default 1.

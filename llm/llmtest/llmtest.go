@@ -18,13 +18,43 @@ import (
 
 // Request is what the server received in one chat-completions call.
 type Request struct {
-	Model          string        `json:"model"`
-	Messages       []llm.Message `json:"messages"`
+	Model    string    `json:"model"`
+	Messages []Message `json:"messages"`
+	// Tools are the functions offered to the model (tool-calling requests).
+	Tools []struct {
+		Function struct {
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
+		} `json:"function"`
+	} `json:"tools,omitempty"`
 	ResponseFormat *struct {
 		Type string `json:"type"`
 	} `json:"response_format,omitempty"`
 	Auth string `json:"-"`
 	Raw  []byte `json:"-"`
+}
+
+// Message is one message of a request: its role and text, and for tool conversations the calls
+// an assistant message made or the call a "tool" message answers.
+type Message struct {
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	ToolCalls []struct {
+		ID       string `json:"id"`
+		Function struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		} `json:"function"`
+	} `json:"tool_calls,omitempty"`
+	ToolCallID string `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is a function call the scripted model makes; Arguments is sent as it is (malformed
+// JSON included).
+type ToolCall struct {
+	Name      string
+	Arguments string
 }
 
 // Reply is how the server answers one call. The zero value answers 200 with empty content.
@@ -37,7 +67,11 @@ type Reply struct {
 	Body string
 	// Delay holds the answer back (time limits).
 	Delay time.Duration
-	// PromptTokens and CompletionTokens go into usage; 0 estimates from the text (len/4).
+	// ToolCalls are the calls of the assistant message (finish_reason "tool_calls").
+	ToolCalls []ToolCall
+	// PromptTokens and CompletionTokens go into usage; 0 estimates from the text (len/4): the
+	// messages' content, plus for tool conversations the calls' arguments and the tool
+	// definitions, which a real model reads too.
 	PromptTokens, CompletionTokens int
 }
 
@@ -109,17 +143,44 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	prompt := rep.PromptTokens
 	if prompt == 0 {
-		for _, m := range req.Messages {
-			prompt += len(m.Content) / 4
-		}
+		prompt = estimatePrompt(req)
 	}
 	completion := rep.CompletionTokens
 	if completion == 0 {
 		completion = len(rep.Content)/4 + 1
+		for _, tc := range rep.ToolCalls {
+			completion += (len(tc.Name) + len(tc.Arguments)) / 4
+		}
+	}
+	msg := map[string]any{"role": "assistant", "content": rep.Content}
+	finish := "stop"
+	if len(rep.ToolCalls) > 0 {
+		var calls []map[string]any
+		for i, tc := range rep.ToolCalls {
+			calls = append(calls, map[string]any{"id": fmt.Sprintf("call_%d_%d", n, i), "type": "function",
+				"function": map[string]string{"name": tc.Name, "arguments": tc.Arguments}})
+		}
+		msg["tool_calls"], finish = calls, "tool_calls"
 	}
 	_ = json.NewEncoder(w).Encode(map[string]any{
 		"id": fmt.Sprintf("chatcmpl-%d", n), "object": "chat.completion", "created": time.Now().Unix(), "model": req.Model,
-		"choices": []map[string]any{{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": rep.Content}}},
+		"choices": []map[string]any{{"index": 0, "finish_reason": finish, "message": msg}},
 		"usage":   map[string]int{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
 	})
+}
+
+// estimatePrompt is the prompt's size in tokens at four characters a token: the messages'
+// content, and in a tool conversation the calls' arguments and the tools' definitions too.
+func estimatePrompt(req Request) int {
+	tokens, chars := 0, 0
+	for _, m := range req.Messages {
+		tokens += len(m.Content) / 4 // per message, as before tools were counted
+		for _, tc := range m.ToolCalls {
+			chars += len(tc.Function.Name) + len(tc.Function.Arguments)
+		}
+	}
+	for _, t := range req.Tools {
+		chars += len(t.Function.Name) + len(t.Function.Description) + len(t.Function.Parameters)
+	}
+	return tokens + chars/4
 }

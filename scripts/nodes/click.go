@@ -30,6 +30,9 @@ type click struct {
 	// elements clicked without effect, so that a retry clicks the best untried candidate.
 	clicked bool
 	tried   []string
+	// pinned is an element chosen already (the general node's click on an observation id):
+	// it is clicked as it is, with no resolution and no runner-up.
+	pinned *target
 }
 
 func init() {
@@ -90,11 +93,14 @@ func (n *click) Run(ctx context.Context, env *scripts.Env) error {
 		n.t.eng.Forget(n.t.snap, n.t.q)
 	}
 	n.clicked, n.change = false, change{}
-	t, err := resolveTarget(ctx, env, n.description, semantic.IntentClick, n.match)
+	t, err := n.pinned, error(nil)
+	if t == nil {
+		t, err = resolveTarget(ctx, env, n.description, semantic.IntentClick, n.match)
+	}
 	if err != nil {
 		return err
 	}
-	if len(n.tried) > 0 {
+	if len(n.tried) > 0 && n.pinned == nil {
 		if t, err = n.runnerUp(ctx, env, t); err != nil {
 			return err
 		}

@@ -31,6 +31,9 @@ type keypress struct {
 	before pageState
 	change change
 	held   []string
+	// literal types text as it is, never reading it as a key word ("enter" typed as a word):
+	// the general node's type(id, text).
+	literal bool
 }
 
 // specialText are the spec's words that write a character.
@@ -90,6 +93,10 @@ func buildKeypress(p *scripts.Params) (scripts.Node, error) {
 
 // plan decides what the prompt means. It runs at Run time because automation_input is a variable.
 func (n *keypress) plan(env *scripts.Env) error {
+	if n.literal {
+		n.label = "text"
+		return nil
+	}
 	if n.prompt == "" {
 		v, ok := env.Vars.Get(n.text)
 		if !ok {

@@ -20,6 +20,9 @@ type openTab struct {
 	status int
 	final  string
 	ready  string
+	// sameTab navigates the run's current tab instead of opening one (the general node's
+	// navigate: the model goes on in the page it was looking at).
+	sameTab bool
 }
 
 func init() {
@@ -76,7 +79,11 @@ func normalizeURL(raw string) (string, error) {
 }
 
 func (n *openTab) Run(ctx context.Context, env *scripts.Env) error {
-	page, err := env.NewTab(ctx)
+	tab := env.NewTab
+	if n.sameTab {
+		tab = env.Page
+	}
+	page, err := tab(ctx)
 	if err != nil {
 		return err
 	}
