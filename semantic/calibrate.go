@@ -42,7 +42,7 @@ var calibrationSteps = []string{"page_step", "item_ordinal", "time_grid", "month
 // calibrationFeatures names the features in the order featureVector writes them.
 var calibrationFeatures = func() []string {
 	names := []string{"bias", "step_confidence", "top_score", "margin", "lead", "eligible_log",
-		"unexplained", "typo", "by_label", "intent_click", "intent_type", "intent_read", "quoted",
+		"unexplained", "by_label", "intent_click", "intent_type", "intent_read", "quoted",
 		"question", "ordinal", "text_score", "near_log", "fit", "chrome", "words_log"}
 	for _, s := range calibrationSteps {
 		names = append(names, "step_"+s)
@@ -56,7 +56,7 @@ func featureVector(e *Element, sg signal, unexpl float64, byLabel bool, intent I
 	f := make([]float64, 0, len(calibrationFeatures))
 	f = append(f, 1, sg.stepConf, base(sg.top), clamp01((sg.top-sg.second)/0.2),
 		math.Max(-1, math.Min(2, sg.top-sg.second)), math.Log1p(float64(sg.eligible)), unexpl,
-		b2f(sg.typo), b2f(byLabel), b2f(intent == IntentClick), b2f(intent == IntentType),
+		b2f(byLabel), b2f(intent == IntentClick), b2f(intent == IntentType),
 		b2f(intent == IntentRead), b2f(len(p.Quoted) > 0),
 		b2f(questionRe.MatchString(strings.ToLower(strings.TrimSpace(desc)))), b2f(p.Ordinal != 0),
 		math.Min(sg.text, 2), math.Log1p(float64(sg.near)), b2f(fitFor(e, intent)), b2f(chrome(e)),
@@ -133,8 +133,16 @@ var calibration = func() *calibrator {
 // the calibrated threshold at which few accepted answers are wrong (data/calibration.json).
 func MinConfidence() float64 { return calibration.accept }
 
-// calibrate sets res's confidence to the calibrated probability that it is right.
+// maxConfidence caps a heuristic answer's confidence: the ranker is never certain.
+const maxConfidence = 0.99
+
+// calibrate sets res's confidence to the calibrated probability that it is right, discounted
+// when a word of the description was read as a typo (the corpus has too few of those to fit).
 func calibrate(s *Snapshot, q Query, p *Parsed, res *Resolution) {
 	f := featureVector(&res.Element, res.signal, unexplained(s, p, res.Element.ID), res.byLabel, intentOf(q, p), p, q.Description)
-	res.Confidence = math.Round(calibration.probability(f)*100) / 100
+	c := math.Min(maxConfidence, calibration.probability(f))
+	if res.signal.typo {
+		c *= typoDiscount
+	}
+	res.Confidence = math.Round(c*100) / 100
 }

@@ -23,7 +23,7 @@ func TestResolve_RoleOnlyDescriptionOfAUniqueRoleIsConfident(t *testing.T) {
 	}
 	// A partial word overlap with the wrong thing stays weak (the caller treats it as not found).
 	partial := &Snapshot{Elements: []Element{el(0, "h1", "heading", "Order status")}}
-	if res, err := Resolve(partial, Query{Description: "the order total", Intent: IntentRead}); err == nil && res.Confidence >= 0.3 {
+	if res, err := Resolve(partial, Query{Description: "the order total", Intent: IntentRead}); err == nil && res.Confidence >= MinConfidence() {
 		t.Errorf("order total -> %q with confidence %.2f", res.Element.Name, res.Confidence)
 	}
 }

@@ -80,9 +80,9 @@ func TestLLMRank_BadAnswersFallBack(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			srv := llmtest.New(t, c.script)
-			// LLMBelow 0.99: the heuristic's answer to "the link thing" ("Insert link") goes to the
-			// model, whose failure leaves the heuristic's answer, with a note.
-			g := &Engine{LLM: fastClient(srv), LLMTimeout: c.timeout, LLMBelow: 0.99}
+			// LLMBelow 1: every heuristic answer, "Insert link" for "the link thing" too, goes to
+			// the model, whose failure leaves the heuristic's answer, with a note.
+			g := &Engine{LLM: fastClient(srv), LLMTimeout: c.timeout, LLMBelow: 1}
 			t0 := time.Now()
 			res, err := g.Resolve(context.Background(), editorPage(), Query{Description: "the link thing", Intent: IntentClick})
 			if c.timeout > 0 && time.Since(t0) > c.timeout+time.Second {
