@@ -301,6 +301,7 @@ func frozenReport(pages []*frozenPage, outs []groundingOutcome) []string {
 		fmt.Sprintf("heuristic top-1 (any confidence): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", tt.pct(), tt.ok, tt.n, th.pct(), th.ok, th.n, ta.pct()),
 		fmt.Sprintf("heuristic top-1 accepted (confidence >= %.2f): tuning %.1f%% (%d/%d), held-out %.1f%% (%d/%d), all %.1f%%", MinConfidence(), ht.pct(), ht.ok, ht.n, hh.pct(), hh.ok, hh.n, ha.pct()),
 	}
+	lines = append(lines, partFigures(outs)...)
 	for _, side := range []bool{false, true} {
 		name := "tuning"
 		if side {
@@ -353,4 +354,36 @@ func wrongAccepted(outs []groundingOutcome, holdout bool) string {
 		return "0/0"
 	}
 	return fmt.Sprintf("%d/%d (%.1f%%)", bad, n, 100*float64(bad)/float64(n))
+}
+
+// partFigures is a line per part of the held-out pages, by the letter their names start with
+// (y: the held-out set of production markup; p and q: the blind set written for the rebuilt
+// engine), so that each part's figure is read apart.
+func partFigures(outs []groundingOutcome) []string {
+	type part struct{ n, top1, accepted, wrong int }
+	parts := map[string]*part{}
+	var keys []string
+	for _, o := range outs {
+		if !o.holdout {
+			continue
+		}
+		k := strings.TrimPrefix(o.page, heldOutDir+"/")[:1]
+		if parts[k] == nil {
+			parts[k] = &part{}
+			keys = append(keys, k)
+		}
+		pt := parts[k]
+		pt.n++
+		pt.top1 += int(b2f(o.top1))
+		pt.accepted += int(b2f(o.correct))
+		pt.wrong += int(b2f(o.wrongOK))
+	}
+	sort.Strings(keys)
+	var lines []string
+	for _, k := range keys {
+		pt := parts[k]
+		lines = append(lines, fmt.Sprintf("held-out %s pages: top-1 %.1f%% (%d/%d), accepted right %.1f%%, accepted wrong %.1f%% (%d)",
+			k, 100*float64(pt.top1)/float64(pt.n), pt.top1, pt.n, 100*float64(pt.accepted)/float64(pt.n), 100*float64(pt.wrong)/float64(pt.n), pt.wrong))
+	}
+	return lines
 }
