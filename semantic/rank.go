@@ -274,18 +274,34 @@ func rank(s *Snapshot, q Query, p *Parsed) []Candidate {
 
 func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
-	valueWordsNameAField(p, intent)
+	if ruleOn("value_words_name_a_field") {
+		valueWordsNameAField(p, intent)
+	}
 	ps := prepare(s)
-	wordsInContext(ps, p)
-	bannerIsHeader(ps, p)
-	colorSaid(ps, p)
-	topicItemLink(p, intent)
-	initialNumbers(ps, p)
+	if ruleOn("words_in_context") {
+		wordsInContext(ps, p)
+	}
+	if ruleOn("banner_is_header") {
+		bannerIsHeader(ps, p)
+	}
+	if ruleOn("color_said") {
+		colorSaid(ps, p)
+	}
+	if ruleOn("topic_item_link") {
+		topicItemLink(p, intent)
+	}
+	if ruleOn("initial_numbers") {
+		initialNumbers(ps, p)
+	}
 	qs := newQueryText(p)
 	qs.weigh(ps, s.Title)
 	all := scoreAll(ps, p, qs, intent)
-	all = relate(s, ps, p, qs, intent, all)
-	lookBonus(all, p)
+	if ruleOn("relate") {
+		all = relate(s, ps, p, qs, intent, all)
+	}
+	if ruleOn("look") {
+		lookBonus(all, p)
+	}
 	all = freshPrior(s, q.Before, intent, all)
 	if len(all) == 0 {
 		return nil

@@ -41,7 +41,7 @@ func resolveUncalibrated(s *Snapshot, q Query) (Resolution, *Parsed, error) {
 	// better than it did without the word ("previw the post" found the Post tab on "post"
 	// alone; read as "preview", it is the Preview button).
 	fixed, read := correctTypos(s, q.Description, odd, !failed)
-	if read == "" {
+	if read == "" || !ruleOn("typos") {
 		return res, &p, err
 	}
 	q.Description = fixed
@@ -69,31 +69,31 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 		return Resolution{}, errs.E(errs.TargetNotFound, "match %q is not \"first\", \"last\" or a number", q.Match)
 	}
 	sc := rankScored(s, q, p)
-	if f, why, found := pageStep(s, q.Description, intentOf(q, p)); found {
+	if f, why, found := pageStep(s, q.Description, intentOf(q, p)); found && ruleOn("page_step") {
 		// "go to the last page", "the first page of results": the pagination's control of
 		// that number, before "results" are counted as items.
 		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.6, why, "page_step"), nil
 	}
 	if p.Counted != "" && len(p.Attrs) == 0 {
-		if res, ok := itemOrdinal(s, p, intentOf(q, p), ordinalOf(p, q)); ok {
+		if res, ok := itemOrdinal(s, p, intentOf(q, p), ordinalOf(p, q)); ok && ruleOn("item_ordinal") {
 			res.signal = signalOf(s, sc, res.Element.ID, "item_ordinal", res.Confidence)
 			return res, nil
 		}
 	}
-	if f, why, found := timeGridCell(s, prepare(s), p, q.Description, intentOf(q, p)); found {
+	if f, why, found := timeGridCell(s, prepare(s), p, q.Description, intentOf(q, p)); found && ruleOn("time_grid") {
 		// "the first lesson on Wednesday": an entry of a time grid, by its day's column.
 		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.6, why, "time_grid"), nil
 	}
-	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, p)); found {
+	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, p)); found && ruleOn("month_step") {
 		// "go to July" on a calendar that shows June: its next-month control.
 		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.5, why, "month_step"), nil
 	}
 	if n := ordinalOf(p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
-		if top, of, found := itemField(s, p, intentOf(q, p), sc, n); found {
+		if top, of, found := itemField(s, p, intentOf(q, p), sc, n); found && ruleOn("item_field") {
 			return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why), "item_field"), nil
 		}
-		if top, of, found := itemPageLink(s, p, intentOf(q, p), sc, n); found {
+		if top, of, found := itemPageLink(s, p, intentOf(q, p), sc, n); found && ruleOn("item_page_link") {
 			return decide(s, sc, top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of), "item_page_link"), nil
 		}
 	}
@@ -105,7 +105,7 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	}
 	ok := sc[:k:k]
 	if len(ok) == 0 {
-		if res, found := pageHeading(s, q, p); found {
+		if res, found := pageHeading(s, q, p); found && ruleOn("page_heading") {
 			res.signal = signalOf(s, sc, res.Element.ID, "page_heading", res.Confidence)
 			return res, nil
 		}
@@ -119,17 +119,17 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 
 	if sup := superlativeOf(q.Description); sup != "" && !hasOrd {
 		// "the cheapest rate for the harbour view room": the least of the look-alikes.
-		if top, of, found := bySuperlative(s, ok, sup); found {
+		if top, of, found := bySuperlative(s, ok, sup); found && ruleOn("superlative") {
 			return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("the %s of %d alike; %s", superlativeText[sup], of, top.Why), "superlative"), nil
 		}
 	}
 
 	if !hasOrd {
-		if c, found := byClock(s, prepare(s), ok, q.Description); found {
+		if c, found := byClock(s, prepare(s), ok, q.Description); found && ruleOn("clock") {
 			// "book the 9:30 yoga class": the row that shows 9:30, not the one at 8 PM.
 			return decide(s, sc, c, 0.45+0.3*base(c.Score), "at the time said; "+c.Why, "clock"), nil
 		}
-		if top, why, found := neighbourInLine(s, p, q.Description, ok); found {
+		if top, why, found := neighbourInLine(s, p, q.Description, ok); found && ruleOn("neighbour") {
 			return decide(s, sc, top, 0.45+0.4*base(top.Score), why+"; "+top.Why, "neighbour"), nil
 		}
 	}
@@ -145,7 +145,7 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 				ordinalText(n), q.Description, len(band), list(band, 5))
 		}
 		top := band[i]
-		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, p), n); found {
+		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, p), n); found && ruleOn("labelled_block") {
 			// "the last category" where a label says "Categories": the label names the list
 			// after it, and the ordinal counts the list.
 			c := scored{Element: &s.Elements[its[0]], Score: top.Score, Why: fmt.Sprintf("%s of %d items after %q", ordinalText(n), its[1], top.Element.Name), eligible: true}
@@ -162,7 +162,7 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	// number of DNS records" is the count, not "Add DNS record"), and a click goes to a
 	// control, not to the name beside it ("message Ben Okoro").
 	if in := intentOf(q, p); in == IntentClick || in == IntentType {
-		if near := nearTop(s, ok); len(near) > 0 {
+		if near := nearTop(s, ok); len(near) > 0 && ruleOn("near_tie_break") {
 			if one := breakTie(s, p, q.Description, append([]scored{top}, near...), true); len(one) == 1 && (one[0].Element.ID != top.Element.ID || len(tied) > 0) && fitFor(one[0].Element, in) {
 				return decide(s, sc, one[0], 0.45, one[0].Why+"; close to the best, and the one the description tells apart", "near_tie_break"), nil
 			}
@@ -171,11 +171,11 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	if len(tied) > 0 {
 		// A tie between the page's chrome (navigation, header, footer) and its content goes
 		// to the content: "open shipment TW481180" is the shipment, not the Shipments menu.
-		if content := notChrome(append([]scored{top}, tied...)); len(content) == 1 {
+		if content := notChrome(append([]scored{top}, tied...)); len(content) == 1 && ruleOn("content_over_chrome") {
 			return decide(s, sc, content[0], 0.35, content[0].Why+"; the content's, not the navigation's", "content_over_chrome"), nil
 		}
 		all := append([]scored{top}, tied...)
-		if one := breakTie(s, p, q.Description, all, false); len(one) == 1 {
+		if one := breakTie(s, p, q.Description, all, false); len(one) == 1 && ruleOn("tie_break") {
 			// The description says which in words the score weighs too little: sure enough to
 			// act, not so sure that a model, when there is one, is not asked.
 			return decide(s, sc, one[0], 0.45, one[0].Why+"; of "+strconv.Itoa(len(all))+" alike, the one the description tells apart", "tie_break"), nil

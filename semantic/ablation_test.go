@@ -1,0 +1,46 @@
+package semantic
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// ablationRules are the named rules TestAblation switches off one at a time (ruleOn).
+var ablationRules = []string{"page_step", "item_ordinal", "time_grid", "month_step", "item_field",
+	"item_page_link", "page_heading", "superlative", "clock", "neighbour", "labelled_block",
+	"near_tie_break", "content_over_chrome", "tie_break", "typos", "value_words_name_a_field",
+	"words_in_context", "banner_is_header", "color_said", "topic_item_link", "initial_numbers",
+	"relate", "look", "fresh_prior"}
+
+// TestAblation measures, with GROUNDING_ABLATE=1, what each named rule earns: the top-1 cases
+// lost on the tuning pages and on each held-out part when it alone is switched off, as the
+// table in docs/PERFORMANCE.md. A rule that costs no held-out case and at most one tuning case
+// is a candidate for deletion.
+func TestAblation(t *testing.T) {
+	if os.Getenv("GROUNDING_ABLATE") == "" {
+		t.Skip("GROUNDING_ABLATE=1 runs the ablation (about a minute)")
+	}
+	pages := loadFrozen(t)
+	base := tallyParts(evalFrozen(pages))
+	t.Logf("| rule | tuning Δ | held-out y Δ | held-out p, q Δ |")
+	for _, r := range ablationRules {
+		rulesOff = map[string]bool{r: true}
+		got := tallyParts(evalFrozen(pages))
+		rulesOff = nil
+		t.Logf("| %s | %+d | %+d | %+d |", r, got["tuning"]-base["tuning"], got["y"]-base["y"], got["p"]+got["q"]-base["p"]-base["q"])
+	}
+}
+
+// tallyParts counts top-1 cases on the tuning pages and per held-out part.
+func tallyParts(outs []groundingOutcome) map[string]int {
+	m := map[string]int{}
+	for _, o := range outs {
+		k := "tuning"
+		if o.holdout {
+			k = strings.TrimPrefix(o.page, heldOutDir+"/")[:1]
+		}
+		m[k] += int(b2f(o.top1))
+	}
+	return m
+}
