@@ -52,4 +52,3 @@ func (s *Server) scriptTriggers(c *fiber.Ctx) error {
 	}
 	return c.JSON(fiber.Map{"name": name, "triggers": out})
 }
-
