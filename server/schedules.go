@@ -42,6 +42,15 @@ func init() {
 		s.app.Post("/schedules/:id/pause", s.pauseSchedule)
 		s.app.Post("/schedules/:id/resume", s.resumeSchedule)
 	})
+	operations = append(operations,
+		operation{"POST", "/schedules", "Schedule a saved script: cron, every or text (docs/schedules.md); answers the schedule with its next 5 times", true, "", 201, "", []int{400, 401, 404}},
+		operation{"GET", "/schedules", "The account's schedules with their next times", true, "", 200, "", []int{401}},
+		operation{"GET", "/schedules/{id}", "A schedule: next times and the last 20 fires with their runs' statuses", true, "", 200, "", []int{401, 404}},
+		operation{"PATCH", "/schedules/{id}", "Change a schedule's fields (a new timing counts from now)", true, "", 200, "", []int{400, 401, 404}},
+		operation{"DELETE", "/schedules/{id}", "Delete a schedule: it fires nothing more", true, "", 200, "", []int{401, 404}},
+		operation{"POST", "/schedules/{id}/pause", "Pause a schedule (slots passing while paused are not made up)", true, "", 200, "", []int{401, 404}},
+		operation{"POST", "/schedules/{id}/resume", "Resume a paused schedule from now", true, "", 200, "", []int{401, 404}},
+	)
 	scriptTriggerKinds = append(scriptTriggerKinds, scriptTriggerKind{Kind: "schedule", List: func(s *Server, account, name string) ([]any, error) {
 		sc, err := s.scheduler()
 		if err != nil {

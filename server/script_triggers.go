@@ -21,6 +21,7 @@ func init() {
 	mounts = append(mounts, func(s *Server) {
 		s.app.Get("/scripts/:name/triggers", s.scriptTriggers)
 	})
+	operations = append(operations, operation{"GET", "/scripts/{name}/triggers", "What can start a saved script: its schedules (and the other trigger kinds that name it)", true, "", 200, "", []int{401, 404}})
 }
 
 // scriptTriggers answers {"name", "triggers": [{"kind", …the trigger's view}]}; each trigger's
