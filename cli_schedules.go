@@ -12,7 +12,7 @@ import (
 	"github.com/rodeo-run/rodeo/triggers"
 )
 
-const schedulesUsage = "usage: rodeo schedules list | add NAME (--cron C | --every D | --text T) [--timezone TZ] [--instances N] [--overlap skip|allow] [--missed once|skip] [--json JSON] | rm ID  (--key KEY or RODEO_API_KEY picks the account; --data DIR)"
+const schedulesUsage = "usage: rodeo schedules list | add NAME (--cron C | --every D | --text T) [--timezone TZ] [--instances N] [--overlap skip|allow] [--missed once|skip] [--data-json JSON] | rm ID  (--key KEY or RODEO_API_KEY picks the account; --data DIR)"
 
 // schedules manages an account's schedules in the data directory, like /schedules (the server
 // holds the directory's lock while it runs: use the API then). The server fires them.
@@ -27,7 +27,7 @@ func (a *App) schedules(args []string) error {
 	opt := func(name, usage string) *string { return fs.String(name, "", usage) }
 	cron, every, text := opt("cron", "add: a five-field cron"), opt("every", "add: an interval such as 15m"), opt("text", "add: plain English such as \"every weekday at 9am\"")
 	tz, overlap, missed := opt("timezone", "add: IANA timezone (default the server's)"), opt("overlap", "add: skip or allow"), opt("missed", "add: once or skip")
-	data := opt("json", "add: the run variable data, as JSON")
+	data := opt("data-json", "add: the run variable data, as JSON")
 	instances := fs.Int("instances", 1, "add: runs per fire (1-50)")
 	db, rest, err := a.openStore(fs, args[1:])
 	if err != nil {
@@ -70,7 +70,7 @@ func (a *App) schedules(args []string) error {
 		in.Instances = instances
 		if *data != "" {
 			if !json.Valid([]byte(*data)) {
-				return errs.E(errs.InvalidConfig, "--json must be valid JSON (a string is written \"\\\"text\\\"\")")
+				return errs.E(errs.InvalidConfig, "--data-json must be valid JSON (a string is written \"\\\"text\\\"\")")
 			}
 			in.Data = json.RawMessage(*data)
 		}

@@ -233,7 +233,7 @@ func (sc *Scheduler) checkOne(s store.Schedule) (time.Time, error) {
 			f.Until = &u
 		}
 		if _, _, err := sc.cfg.Store.ClaimSlot(s.ID, lastMissed, f); err != nil {
-			return time.Time{}, ignoreClaimRace(err)
+			return time.Time{}, sc.ignoreClaimRace(err)
 		}
 	}
 	if run {
@@ -244,9 +244,14 @@ func (sc *Scheduler) checkOne(s store.Schedule) (time.Time, error) {
 	return ts.Next(latest), nil
 }
 
-// ignoreClaimRace treats a schedule deleted, paused or fired meanwhile as nothing to do.
-func ignoreClaimRace(err error) error {
-	if errors.Is(err, store.ErrSlotClaimed) || errors.Is(err, store.ErrSchedulePaused) || errs.Is(err, errs.NotFound) {
+// ignoreClaimRace treats a schedule deleted, paused or fired meanwhile as nothing to do. A
+// slot claimed by someone else should not happen in one process, so it is said out loud.
+func (sc *Scheduler) ignoreClaimRace(err error) error {
+	if errors.Is(err, store.ErrSlotClaimed) {
+		sc.log.Warn("schedules: slot already claimed, not fired again", "err", err)
+		return nil
+	}
+	if errors.Is(err, store.ErrSchedulePaused) || errs.Is(err, errs.NotFound) {
 		return nil
 	}
 	return err
@@ -260,7 +265,7 @@ func (sc *Scheduler) fire(s store.Schedule, slot time.Time, late time.Duration) 
 		if busy := sc.stillRunning(s); busy != "" {
 			f := store.ScheduleFire{At: now, Status: store.FireSkipped, Reason: "the previous fire's run " + busy + " is still running (overlap: skip)"}
 			_, _, err := sc.cfg.Store.ClaimSlot(s.ID, slot, f)
-			return ignoreClaimRace(err)
+			return sc.ignoreClaimRace(err)
 		}
 	}
 	instances := max(s.Instances, 1)
@@ -289,7 +294,7 @@ func (sc *Scheduler) fire(s store.Schedule, slot time.Time, late time.Duration) 
 	}
 	_, f, err := sc.cfg.Store.ClaimSlot(s.ID, slot, f)
 	if err != nil || f.Status != store.FireClaimed {
-		return ignoreClaimRace(err)
+		return sc.ignoreClaimRace(err)
 	}
 	if compileErr != nil { // the script was deleted after the claim's check: nothing to run
 		return sc.cfg.Store.UpdateFire(s.ID, f.Slot, func(f *store.ScheduleFire) {
