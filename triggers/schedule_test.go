@@ -476,3 +476,35 @@ func TestScheduleLoopOnTime(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleTwoSchedulersOneStore: two schedulers (each with its own engine, as two servers
+// would have) checking the same store at the same slot fire it once between them: the claim
+// decides, whoever comes second finds the slot taken.
+func TestScheduleTwoSchedulersOneStore(t *testing.T) {
+	e := newSchedEnv(t, nineAM.Add(-30*time.Second))
+	e.saveScript("job", map[string]any{"type": "print", "text": "x"})
+	v := e.create(ScheduleInput{Name: str("job"), Cron: str("* * * * *"), Timezone: str("UTC")})
+	other := scripts.NewEngine(&scripts.Runner{Registry: scripts.DefaultRegistry}, e.db, nil)
+	defer func() { _ = other.Shutdown(context.Background()) }()
+	second := NewScheduler(SchedulerConfig{Store: e.db, Engine: other, Clock: e.clock})
+	for i := range 5 {
+		e.clock.Set(nineAM.Add(time.Duration(i)*time.Minute + 100*time.Millisecond))
+		var wg sync.WaitGroup
+		for _, sc := range []*Scheduler{e.sc, second} {
+			wg.Add(1)
+			go func() { defer wg.Done(); sc.Check(context.Background()) }()
+		}
+		wg.Wait()
+		for deadline := time.Now().Add(5 * time.Second); other.Running()+e.engine.Running() > 0 && time.Now().Before(deadline); {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	runs := e.runsOf(v.ID)
+	slots := map[time.Time]int{}
+	for _, d := range runs {
+		slots[*d.Trigger.Slot]++
+	}
+	if len(runs) != 5 || len(slots) != 5 {
+		t.Errorf("%d runs over %d slots, want 5 and 5: %v", len(runs), len(slots), slots)
+	}
+}
