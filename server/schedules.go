@@ -280,6 +280,12 @@ func scheduleNodeInput(call *scripts.Call) triggers.ScheduleInput {
 		return nil
 	}
 	in.Cron, in.Every, in.Text, in.Timezone, in.Overlap, in.Missed = text("cron"), text("every"), text("text"), text("timezone"), text("overlap"), text("missed")
+	in.At = text("at")
+	if list, ok := call.Raw["on"].([]any); ok {
+		in.On = list
+	} else if one, ok := call.Raw["on"].(string); ok {
+		in.On = []any{one}
+	}
 	if v, ok := call.Raw["instances"]; ok {
 		i := 0 // not a whole number: refused as out of range
 		if n, err := json.Number(fmt.Sprint(v)).Int64(); err == nil {

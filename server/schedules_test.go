@@ -164,6 +164,10 @@ func TestAgents_ScheduleNode(t *testing.T) {
 	if err != nil || doc.Status != "succeeded" || doc.Source != "schedule" || doc.Trigger == nil || doc.Trigger.ID != r.body["id"] || len(doc.Steps) != 1 {
 		t.Errorf("the run_now run: %v %+v", err, doc)
 	}
+	r = f.do(t, "POST", "/agents", body(nil, `{"type":"schedule","every":"week","on":["mon","thu"],"at":"09:30","instances":2,"overlap":"allow"}`, `{"type":"print","text":"x"}`), "")
+	if r.status != 201 || r.body["cron"] != "30 9 * * 1,4" || r.body["instances"] != float64(2) || r.body["overlap"] != "allow" {
+		t.Errorf("the dropdown form in a schedule node: %d %s", r.status, r.raw)
+	}
 	cases := []struct {
 		name  string
 		nodes []string
@@ -172,6 +176,9 @@ func TestAgents_ScheduleNode(t *testing.T) {
 		{"bad cron", []string{`{"type":"schedule","cron":"every day"}`, `{"type":"print","text":"x"}`}, "cron"},
 		{"bad text", []string{`{"type":"schedule","text":"at teatime"}`, `{"type":"print","text":"x"}`}, "text"},
 		{"no timing", []string{`{"type":"schedule"}`, `{"type":"print","text":"x"}`}, "cron"},
+		{"at without every", []string{`{"type":"schedule","cron":"* * * * *","at":"9am"}`, `{"type":"print","text":"x"}`}, "every"},
+		{"bad dropdown", []string{`{"type":"schedule","every":"week","at":"9am"}`, `{"type":"print","text":"x"}`}, "every"},
+		{"nested", []string{`{"type":"if_else","variables":"x","operator":"equals","condition":"1","then":[{"type":"schedule","cron":"* * * * *"}]}`, `{"type":"print","text":"x"}`}, "json_output"},
 		{"nothing else", []string{`{"type":"schedule","cron":"* * * * *"}`}, ""},
 		{"two schedules", []string{`{"type":"schedule","cron":"* * * * *"}`, `{"type":"schedule","cron":"0 * * * *"}`, `{"type":"print","text":"x"}`}, ""},
 	}

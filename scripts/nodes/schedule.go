@@ -27,7 +27,9 @@ func init() {
 		Category: "flow",
 		Params: []scripts.Param{
 			{Name: "cron", Type: scripts.String, Description: "five-field cron: minute hour day-of-month month day-of-week (one of cron, every, text)", Example: "0 9 * * 1-5"},
-			{Name: "every", Type: scripts.String, Description: "a fixed interval such as \"15m\" or \"2h\" (at least 1m), counted from the schedule's creation", Example: "15m"},
+			{Name: "every", Type: scripts.String, Description: "a fixed interval such as \"15m\" or \"2h\" (at least 1m), counted from the schedule's creation; or a unit (minute, hour, day, weekday, weekend, week, month) with on and at", Example: "15m"},
+			{Name: "on", Type: scripts.Strings, Description: "with every week or every month (the studio's dropdowns): weekdays (mon … sun) or days of the month", Example: []string{"mon", "thu"}},
+			{Name: "at", Type: scripts.String, Description: "with every day, weekday, weekend, week or month: the time of day (09:30, 9am); with every hour, the minute (:15)", Example: "09:30"},
 			{Name: "text", Type: scripts.String, Description: "plain English such as \"every weekday at 9am\" (docs/schedules.md lists the forms)", Example: "every weekday at 9am"},
 			{Name: "timezone", Type: scripts.String, Description: "IANA timezone of the cron's times (default: the server's)", Example: "Europe/Berlin"},
 			{Name: "instances", Type: scripts.Number, Min: scripts.F(1), Max: scripts.F(50), Default: 1, Description: "runs of the agent at each fire"},
@@ -56,6 +58,9 @@ func validateSchedule(p *scripts.Params) error {
 		if p.Has(name) {
 			given = append(given, name)
 		}
+	}
+	if (p.Has("on") || p.Has("at")) && !p.Has("every") {
+		return paramProblem("every", "on and at go with every: {\"every\": \"week\", \"on\": [\"mon\", \"thu\"], \"at\": \"09:30\"}")
 	}
 	if len(given) != 1 {
 		return paramProblem("cron", "give exactly one of cron (\"0 9 * * 1-5\"), every (\"15m\") and text (\"every weekday at 9am\")")
