@@ -162,9 +162,12 @@ func (sc *Scheduler) apply(in ScheduleInput, s *store.Schedule, now time.Time) e
 // text the input has; a new timing starts its slots from now.
 func (sc *Scheduler) applyTiming(in ScheduleInput, s *store.Schedule, now time.Time, bad *problems) {
 	var given []string
-	for name, set := range map[string]bool{"cron": in.Cron != nil, "every": in.Every != nil, "text": in.Text != nil} {
-		if set {
-			given = append(given, name)
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"cron", in.Cron != nil}, {"every", in.Every != nil}, {"text", in.Text != nil}} {
+		if f.set {
+			given = append(given, f.name)
 		}
 	}
 	if (in.On != nil || in.At != nil) && in.Every == nil {
