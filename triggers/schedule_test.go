@@ -470,11 +470,14 @@ func TestScheduleLoopOnTime(t *testing.T) {
 	if len(s.Fires) < 3 {
 		t.Fatalf("%d fires in 3.5s of every 1s: %+v", len(s.Fires), s.Fires)
 	}
+	var late []string
 	for _, f := range s.Fires {
 		if f.Status != store.FireStarted || f.At.Sub(f.Slot) > time.Second || f.At.Before(f.Slot) {
 			t.Errorf("fire %+v: %s after its slot", f, f.At.Sub(f.Slot))
 		}
+		late = append(late, f.At.Sub(f.Slot).String())
 	}
+	t.Logf("%d fires, each this long after its slot: %s", len(s.Fires), strings.Join(late, " "))
 }
 
 // TestScheduleTwoSchedulersOneStore: two schedulers (each with its own engine, as two servers
