@@ -268,30 +268,20 @@ func (sc *Scheduler) fire(s store.Schedule, slot time.Time, late time.Duration) 
 			return sc.ignoreClaimRace(err)
 		}
 	}
-	instances := max(s.Instances, 1)
-	compiled := make([]*scripts.Script, 0, instances)
-	var ref *scripts.ScriptRef
-	var compileErr error
-	for i := range instances {
-		script, r, err := sc.compile(s, slot, i+1, instances)
-		if err != nil {
-			compileErr = err
-			break
-		}
-		compiled, ref = append(compiled, script), r
-	}
+	compiled, ref, compileErr := sc.compileInstances(s, slot)
 	f := store.ScheduleFire{At: now, Status: store.FireClaimed}
-	if compileErr != nil && !errs.Is(compileErr, errs.NotFound) {
-		f.Status, f.Reason = store.FireFailed, "the script does not compile: "+publicMessage(compileErr)
-	}
-	if f.Status == store.FireClaimed {
-		for range instances {
-			f.Runs = append(f.Runs, store.NewID("r"))
-		}
-	}
 	if late > onTime {
 		f.Reason = fmt.Sprintf("ran %s late: the slot passed while the server was not running", late.Round(time.Second))
 	}
+	switch {
+	case compileErr != nil && !errs.Is(compileErr, errs.NotFound):
+		f.Status, f.Reason = store.FireFailed, "the script does not compile: "+publicMessage(compileErr)
+	default:
+		for range compiled {
+			f.Runs = append(f.Runs, store.NewID("r"))
+		}
+	}
+	// A deleted script (NotFound) is claimed too: the claim records it skipped.
 	_, f, err := sc.cfg.Store.ClaimSlot(s.ID, slot, f)
 	if err != nil || f.Status != store.FireClaimed {
 		return sc.ignoreClaimRace(err)
@@ -301,6 +291,28 @@ func (sc *Scheduler) fire(s store.Schedule, slot time.Time, late time.Duration) 
 			f.Status, f.Reason, f.Runs = store.FireSkipped, publicMessage(compileErr), nil
 		})
 	}
+	return sc.startRuns(s, slot, f, compiled, ref)
+}
+
+// compileInstances compiles the schedule's script once per instance (each has its own
+// `schedule` variable); on an error it stops and returns it.
+func (sc *Scheduler) compileInstances(s store.Schedule, slot time.Time) ([]*scripts.Script, *scripts.ScriptRef, error) {
+	instances := max(s.Instances, 1)
+	compiled := make([]*scripts.Script, 0, instances)
+	var ref *scripts.ScriptRef
+	for i := range instances {
+		script, r, err := sc.compile(s, slot, i+1, instances)
+		if err != nil {
+			return nil, nil, err
+		}
+		compiled, ref = append(compiled, script), r
+	}
+	return compiled, ref, nil
+}
+
+// startRuns admits the claimed fire's runs, with the run ids the claim recorded, and records
+// which were admitted.
+func (sc *Scheduler) startRuns(s store.Schedule, slot time.Time, f store.ScheduleFire, compiled []*scripts.Script, ref *scripts.ScriptRef) error {
 	slotUTC := slot.UTC()
 	var started []string
 	var failure error

@@ -511,3 +511,25 @@ func TestScheduleTwoSchedulersOneStore(t *testing.T) {
 		t.Errorf("%d runs over %d slots, want 5 and 5: %v", len(runs), len(slots), slots)
 	}
 }
+
+// TestScheduleFailedFires: runs the engine refuses, and an agent that no longer compiles, are
+// recorded as failed fires with the reason; the slot is not retried.
+func TestScheduleFailedFires(t *testing.T) {
+	e := newSchedEnv(t, nineAM.Add(-30*time.Second))
+	e.saveScript("job", map[string]any{"type": "print", "text": "x"})
+	v := e.create(ScheduleInput{Name: str("job"), Cron: str("* * * * *"), Timezone: str("UTC")})
+	broken, err := e.sc.CreateAgent(acct, store.ScheduleAgent{Goal: "old", JSONOutput: json.RawMessage(`[{"type":"no such kind"}]`)},
+		ScheduleInput{Cron: str("* * * * *"), Timezone: str("UTC")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = e.engine.Shutdown(context.Background()) // the engine admits nothing more
+	e.checkAt(nineAM.Add(100 * time.Millisecond))
+	e.checkAt(nineAM.Add(200 * time.Millisecond))
+	for id, says := range map[string]string{v.ID: "not admitted: the server is shutting down", broken.ID: "does not compile"} {
+		f := e.fires(id)
+		if len(f) != 1 || f[0].Status != store.FireFailed || !strings.Contains(f[0].Reason, says) || len(f[0].Runs) != 0 {
+			t.Errorf("schedule %s fires %+v, want one failed saying %q", id, f, says)
+		}
+	}
+}
