@@ -201,31 +201,11 @@ func (sc *Scheduler) applyTiming(in ScheduleInput, s *store.Schedule, now time.T
 		}
 		cron, text = c, strings.TrimSpace(*in.Text)
 	default:
-		if d, ok := parseEvery(*in.Every); ok {
-			if in.On != nil || in.At != nil {
-				bad.add("every", "an interval such as %q takes no on or at; those go with a unit: minute, hour, day, weekday, weekend, week, month", *in.Every)
-				return
-			}
-			if d < sc.cfg.MinEvery || d > MaxScheduleEvery {
-				bad.add("every", "must be from %s to 366d", sc.cfg.MinEvery)
-				return
-			}
-			every = strings.TrimSpace(*in.Every)
-			break
-		}
-		dd := ScheduleDropdown{Every: *in.Every}
-		for _, v := range in.On {
-			dd.On = append(dd.On, strings.TrimSpace(fmt.Sprint(v)))
-		}
-		if in.At != nil {
-			dd.At = *in.At
-		}
-		c, err := DropdownToCron(dd)
-		if err != nil {
+		var err error
+		if cron, every, err = sc.everyTiming(in); err != nil {
 			bad.add("every", "%v", err)
 			return
 		}
-		cron = c
 	}
 	if cron != s.Cron || every != s.Every || text != s.Text || s.Anchor.IsZero() {
 		s.Cron, s.Every, s.Text = cron, every, text
@@ -235,6 +215,29 @@ func (sc *Scheduler) applyTiming(in ScheduleInput, s *store.Schedule, now time.T
 			s.LastSlot = &t
 		}
 	}
+}
+
+// everyTiming reads every: an interval ("15m": every is set) or a dropdown unit with on and at
+// (cron is set).
+func (sc *Scheduler) everyTiming(in ScheduleInput) (cron, every string, err error) {
+	if d, ok := parseEvery(*in.Every); ok {
+		switch {
+		case in.On != nil || in.At != nil:
+			return "", "", fmt.Errorf("an interval such as %q takes no on or at; those go with a unit: minute, hour, day, weekday, weekend, week, month", *in.Every)
+		case d < sc.cfg.MinEvery || d > MaxScheduleEvery:
+			return "", "", fmt.Errorf("must be from %s to 366d", sc.cfg.MinEvery)
+		}
+		return "", strings.TrimSpace(*in.Every), nil
+	}
+	dd := ScheduleDropdown{Every: *in.Every}
+	for _, v := range in.On {
+		dd.On = append(dd.On, strings.TrimSpace(fmt.Sprint(v)))
+	}
+	if in.At != nil {
+		dd.At = *in.At
+	}
+	cron, err = DropdownToCron(dd)
+	return cron, "", err
 }
 
 // loadZone loads an IANA timezone; "Local" (the process's, whatever it is) is not one.
