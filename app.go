@@ -50,6 +50,8 @@ usage:
   rodeo keys revoke ID                 revoke a key
   rodeo scripts save NAME FILE|- | list | show NAME [--version N] | delete NAME
                                        saved scripts of an account (--key or RODEO_API_KEY)
+  rodeo schedules list | add NAME (--cron C | --every D | --text T) | rm ID
+                                       schedules of an account's saved scripts
   rodeo nodes [--json|--markdown]      the node catalogue
   rodeo version
 
@@ -82,6 +84,8 @@ func (a *App) Main(ctx context.Context, args []string) (int, error) {
 		err = a.nodes(rest)
 	case "scripts":
 		err = a.scripts(rest)
+	case "schedules":
+		err = a.schedules(rest)
 	case "version", "--version":
 		fmt.Fprintln(a.Stdout, "rodeo", version)
 	case "help", "-h", "--help":
@@ -214,6 +218,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	a.addBrowserFlags(fs, &bf, 4)
 	var sf serviceFlags
 	a.addServiceFlags(fs, &sf)
+	var schedf scheduleFlags
+	a.addScheduleFlags(fs, &schedf)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -259,6 +265,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
+	stopScheduler := a.startScheduler(schedf, db, engine, log)
+	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
@@ -275,6 +283,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	case <-ctx.Done():
 	}
+	stopScheduler()
 	log.Info("shutting down: finishing runs", "grace", grace.String())
 	graceCtx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()

@@ -149,6 +149,9 @@ func (s *Server) postAgents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if top, nested := scheduleNodes(script.Nodes); len(top) > 0 || nested {
+		return s.postScheduledAgent(c, key.Account, req, script) // server/schedules.go
+	}
 	run, err := s.cfg.Engine.Start(c.UserContext(), script, scripts.StartOptions{
 		Account: key.Account, Source: "api", Timeout: time.Duration(req.Timeout * float64(time.Second))})
 	if err != nil {
