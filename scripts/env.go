@@ -47,6 +47,7 @@ type Env struct {
 	cancelRun context.CancelCauseFunc
 	detail    map[string]any
 	browser   browserState
+	desktop   desktopState
 	// Held keys (keypress "shift"/"ctrl"/"alt") apply to the following key presses.
 	Held map[string]bool
 

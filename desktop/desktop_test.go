@@ -1,0 +1,147 @@
+package desktop_test
+
+import (
+	"context"
+	"image"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rodeo-run/rodeo/browser/browsertest"
+	"github.com/rodeo-run/rodeo/desktop"
+	"github.com/rodeo-run/rodeo/desktop/desktoptest"
+	"github.com/rodeo-run/rodeo/errs"
+)
+
+// app starts an X server with the test page in a kiosk Chromium and a session on it.
+func app(t *testing.T) (*desktop.Session, *desktoptest.App) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts Xvfb and Chromium")
+	}
+	display := desktoptest.Xvfb(t)
+	a := desktoptest.Chromium(t, display, browsertest.Serve(t, "testdata")+"/app.html")
+	s, err := desktop.NewManager(display).Lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Release)
+	return s, a
+}
+
+func evalString(t *testing.T, a *desktoptest.App, js string) string {
+	t.Helper()
+	res, err := a.Page.Eval(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Value.String()
+}
+
+// waitFor polls the page until js is true.
+func waitFor(t *testing.T, a *desktoptest.App, js string) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for time.Now().Before(deadline) {
+		if evalString(t, a, js) == "true" {
+			return
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+	t.Fatalf("page never had %s; events: %s", js, evalString(t, a, `() => events.join(' ')`))
+}
+
+func TestDisplay_InputReachesTheApplication(t *testing.T) {
+	s, a := app(t)
+	ctx := context.Background()
+	if w, h := s.Size(); w != desktoptest.Width || h != desktoptest.Height {
+		t.Fatalf("screen %dx%d", w, h)
+	}
+	if err := s.Move(ctx, desktop.Point{X: 10, Y: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.Pointer(ctx); err != nil || p != (desktop.Point{X: 10, Y: 10}) {
+		t.Fatalf("pointer at %v, %v", p, err)
+	}
+	waitFor(t, a, `() => document.getElementById('offset').dataset.offset === '0,0'`)
+
+	if err := s.Click(ctx, desktop.Point{X: 180, Y: 130}, desktop.Left, 1); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => events.includes('click')`)
+	if err := s.Click(ctx, desktop.Point{X: 380, Y: 130}, desktop.Right, 1); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => events.includes('contextmenu')`)
+	if err := s.Click(ctx, desktop.Point{X: 580, Y: 130}, desktop.Left, 2); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => events.includes('dblclick')`)
+	if err := s.Drag(ctx, desktop.Point{X: 140, Y: 440}, desktop.Point{X: 440, Y: 540}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => events.includes('dropped 400,500')`)
+
+	if err := s.Click(ctx, desktop.Point{X: 300, Y: 270}, desktop.Left, 1); err != nil {
+		t.Fatal(err)
+	}
+	const text = "Hello, World! ~@#$%^&*()_+{}|:\"<>? 1-2=3 [x];'/.,\\`"
+	if err := s.Type(ctx, text+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => events.includes('enter')`)
+	if got := evalString(t, a, `() => typed[0]`); got != text {
+		t.Errorf("typed %q, want %q", got, text)
+	}
+}
+
+func TestDisplay_TypesCharactersTheKeymapLacks(t *testing.T) {
+	s, a := app(t)
+	ctx := context.Background()
+	if err := s.Click(ctx, desktop.Point{X: 300, Y: 270}, desktop.Left, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Type(ctx, "café €5"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => document.getElementById('field').value === 'café €5'`)
+}
+
+func TestDisplay_CaptureShowsTheScreen(t *testing.T) {
+	s, _ := app(t)
+	ctx := context.Background()
+	img, err := s.Capture(ctx, image.Rectangle{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Bounds().Dx() != desktoptest.Width || img.Bounds().Dy() != desktoptest.Height {
+		t.Fatalf("capture is %v", img.Bounds())
+	}
+	// The box at 100,400 is #c33 red; the page around it white.
+	if c := img.RGBAAt(140, 440); c.R < 0xb0 || c.G > 0x50 {
+		t.Errorf("box pixel %v, want red", c)
+	}
+	if c := img.RGBAAt(50, 600); c.R != 0xff || c.G != 0xff || c.B != 0xff {
+		t.Errorf("background pixel %v, want white", c)
+	}
+	part, err := s.Capture(ctx, image.Rect(90, 390, 190, 490))
+	if err != nil || part.Bounds().Dx() != 100 {
+		t.Fatalf("region: %v %v", part.Bounds(), err)
+	}
+	png, err := desktop.EncodePNG(img)
+	if err != nil || !strings.HasPrefix(string(png), "\x89PNG") {
+		t.Fatalf("png: %v", err)
+	}
+}
+
+func TestManager_NoDisplayIsUnavailable(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	_, err := desktop.NewManager("").Lease(context.Background())
+	if !errs.Is(err, errs.DesktopUnavailable) {
+		t.Fatalf("got %v, want desktop_unavailable", err)
+	}
+	_, err = desktop.NewManager(":8471").Lease(context.Background())
+	if !errs.Is(err, errs.DesktopUnavailable) {
+		t.Fatalf("no server: got %v, want desktop_unavailable", err)
+	}
+}
