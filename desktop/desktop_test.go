@@ -3,30 +3,68 @@ package desktop_test
 import (
 	"context"
 	"image"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
-	"github.com/rodeo-run/rodeo/browser/browsertest"
 	"github.com/rodeo-run/rodeo/desktop"
 	"github.com/rodeo-run/rodeo/desktop/desktoptest"
 	"github.com/rodeo-run/rodeo/errs"
 )
 
-// app starts an X server with the test page in a kiosk Chromium and a session on it.
+// shared is the test binary's X server with the test page in a kiosk Chromium, started by the
+// first test that needs it and stopped by TestMain.
+var shared struct {
+	once    sync.Once
+	display string
+	url     string
+	app     *desktoptest.App
+	stop    []func()
+	err     error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for i := len(shared.stop) - 1; i >= 0; i-- {
+		shared.stop[i]()
+	}
+	os.Exit(code)
+}
+
+// app gives the test the shared display with the test page freshly loaded, and a session on it.
 func app(t *testing.T) (*desktop.Session, *desktoptest.App) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("starts Xvfb and Chromium")
 	}
-	display := desktoptest.Xvfb(t)
-	a := desktoptest.Chromium(t, display, browsertest.Serve(t, "testdata")+"/app.html")
-	s, err := desktop.NewManager(display).Lease(context.Background())
+	shared.once.Do(func() {
+		display, stop, err := desktoptest.StartXvfb()
+		if shared.err = err; err != nil {
+			return
+		}
+		shared.stop = append(shared.stop, stop)
+		srv := httptest.NewServer(http.FileServer(http.Dir("testdata")))
+		shared.stop = append(shared.stop, srv.Close)
+		shared.display, shared.url = display, srv.URL+"/app.html"
+		shared.app, shared.err = desktoptest.StartChromium(display, shared.url)
+		if shared.err == nil {
+			shared.stop = append(shared.stop, shared.app.Close)
+		}
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	shared.app.Load(t, shared.url)
+	s, err := desktop.NewManager(shared.display).Lease(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(s.Release)
-	return s, a
+	return s, shared.app
 }
 
 func evalString(t *testing.T, a *desktoptest.App, js string) string {

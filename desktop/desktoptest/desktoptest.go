@@ -90,17 +90,31 @@ type App struct {
 	Browser *rod.Browser
 	Page    *rod.Page
 	l       *launcher.Launcher
+	dir     string
 }
 
 // Chromium starts a headful Chromium on display showing url in kiosk mode (the whole screen,
 // no frame) and stops it when tb ends.
 func Chromium(tb testing.TB, display, url string) *App {
 	tb.Helper()
-	bin, err := browser.FindChrome()
+	a, err := StartChromium(display, url)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	dir := tb.TempDir()
+	tb.Cleanup(a.Close)
+	return a
+}
+
+// StartChromium is Chromium for a TestMain that shares one: the caller calls Close.
+func StartChromium(display, url string) (*App, error) {
+	bin, err := browser.FindChrome()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "rodeo-desktoptest-")
+	if err != nil {
+		return nil, err
+	}
 	l := launcher.New().Bin(bin).Headless(false).NoSandbox(true).
 		Env(append(os.Environ(), "DISPLAY="+display)...).
 		UserDataDir(filepath.Join(dir, "profile")).
@@ -114,42 +128,55 @@ func Chromium(tb testing.TB, display, url string) *App {
 	}
 	u, err := l.Context(context.Background()).Launch()
 	if err != nil {
-		tb.Fatalf("launch headful chromium on %s: %v", display, err)
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("launch headful chromium on %s: %w", display, err)
 	}
 	b := rod.New().ControlURL(u).NoDefaultDevice()
 	if err := b.Connect(); err != nil {
 		l.Kill()
-		tb.Fatalf("connect: %v", err)
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("connect: %w", err)
 	}
-	app := &App{Browser: b, l: l}
-	tb.Cleanup(app.close)
+	a := &App{Browser: b, l: l, dir: dir}
 	pages, err := b.Pages()
 	if err != nil || len(pages) == 0 {
-		tb.Fatalf("chromium shows no page: %v", err)
+		a.Close()
+		return nil, fmt.Errorf("chromium shows no page: %v", err)
 	}
-	app.Page = pages.First()
-	app.Load(tb, url)
-	return app
+	a.Page = pages.First()
+	if err := a.load(url); err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
 }
 
 // Load navigates the app's page to url and waits until it is loaded and painted.
 func (a *App) Load(tb testing.TB, url string) {
 	tb.Helper()
+	if err := a.load(url); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func (a *App) load(url string) error {
 	if err := a.Page.Navigate(url); err != nil {
-		tb.Fatalf("navigate %s: %v", url, err)
+		return fmt.Errorf("navigate %s: %w", url, err)
 	}
 	if err := a.Page.WaitLoad(); err != nil {
-		tb.Fatalf("load %s: %v", url, err)
+		return fmt.Errorf("load %s: %w", url, err)
 	}
 	// Two animation frames: the page is on screen, not only in the DOM.
 	if _, err := a.Page.Eval(`() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r())))`); err != nil {
-		tb.Fatalf("paint %s: %v", url, err)
+		return fmt.Errorf("paint %s: %w", url, err)
 	}
+	return nil
 }
 
 var closeMu sync.Mutex
 
-func (a *App) close() {
+// Close stops the Chromium and removes its profile.
+func (a *App) Close() {
 	closeMu.Lock()
 	defer closeMu.Unlock()
 	_ = a.Browser.Close()
@@ -158,4 +185,5 @@ func (a *App) close() {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 	a.l.Cleanup()
+	os.RemoveAll(a.dir)
 }

@@ -29,9 +29,9 @@ type click struct {
 	button proto.InputMouseButton
 	count  int
 	// desk, when set, makes this a desktop click at its point (browser_mode false).
-	desk *desktopClick
-	t           *target
-	change      change
+	desk   *desktopClick
+	t      *target
+	change change
 	// clicked is set once this attempt's click went through; tried holds the selectors of
 	// elements clicked without effect, so that a retry clicks the best untried candidate.
 	clicked bool
@@ -40,8 +40,8 @@ type click struct {
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "click",
-		Summary:  "Click the element an English description names, e.g. \"the button that says Submit\".",
+		Kind:        "click",
+		Summary:     "Click the element an English description names, e.g. \"the button that says Submit\".",
 		Category:    "browser",
 		Browser:     true,
 		Uses:        desktopWhenBrowserModeFalse,
