@@ -48,6 +48,8 @@ type Detail struct {
 	Node    *int   `json:"node,omitempty"`
 	Field   string `json:"field,omitempty"`
 	Problem string `json:"problem"`
+	// Code, when set, is a more specific code than the request's (integration_not_configured).
+	Code string `json:"code,omitempty"`
 }
 
 // Error is an error with a code. Err, when set, is the cause (kept for errors.Is/As and logs,
