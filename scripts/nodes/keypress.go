@@ -38,7 +38,7 @@ type keypress struct {
 	gpt4    bool
 	literal bool // prompt is the model's answer: typed as it is, never read as a key word
 	mode    string
-	desk *desktopKeys
+	desk    *desktopKeys
 }
 
 // specialText are the spec's words that write a character.
@@ -63,9 +63,9 @@ var namedKeys = map[string]input.Key{
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "keypress",
-		Aliases:  []string{"type", "type text"},
-		Summary:  "Type text into the focused field, or press a key (enter, tab, backspace, ctrl+a, …).",
+		Kind:        "keypress",
+		Aliases:     []string{"type", "type text"},
+		Summary:     "Type text into the focused field, or press a key (enter, tab, backspace, ctrl+a, …).",
 		Category:    "browser",
 		Uses:        keypressUses,
 		DesktopWhen: "browser_mode is false, or the run has no browser",

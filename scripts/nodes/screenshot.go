@@ -40,9 +40,9 @@ type screenshot struct {
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "screenshot",
-		Aliases:  []string{"Screenshot"},
-		Summary:  "Save a PNG screenshot of the current page to a file and keep it with the run.",
+		Kind:        "screenshot",
+		Aliases:     []string{"Screenshot"},
+		Summary:     "Save a PNG screenshot of the current page to a file and keep it with the run.",
 		Category:    "browser",
 		Browser:     true,
 		Uses:        desktopWhenBrowserModeFalse,

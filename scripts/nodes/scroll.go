@@ -19,8 +19,8 @@ type scroll struct {
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "scroll",
-		Summary:  "Scroll the page by a distance in pixels (positive scrolls down, negative up).",
+		Kind:        "scroll",
+		Summary:     "Scroll the page by a distance in pixels (positive scrolls down, negative up).",
 		Category:    "browser",
 		Browser:     true,
 		Uses:        desktopWhenBrowserModeFalse,
