@@ -21,8 +21,16 @@ func (a *App) addDisplayFlag(fs *flag.FlagSet) *string {
 // says which nodes need one, so that a server started without a display is not a surprise later.
 func (a *App) desktops(display string, w io.Writer, log *slog.Logger) scripts.DesktopLeaser {
 	if display == "" {
-		kinds := scripts.DefaultRegistry.DesktopKinds()
-		fmt.Fprintf(w, "no X display (DISPLAY or --display): desktop nodes will fail desktop_unavailable: %s\n", strings.Join(kinds, ", "))
+		var always, some []string
+		for _, k := range scripts.DefaultRegistry.DesktopKinds() {
+			if spec, _ := scripts.DefaultRegistry.Lookup(k); spec.Desktop {
+				always = append(always, k)
+			} else {
+				some = append(some, k)
+			}
+		}
+		fmt.Fprintf(w, "no X display (DISPLAY or --display): desktop nodes fail desktop_unavailable: %s; and in desktop mode: %s (see docs/desktop.md)\n",
+			strings.Join(always, ", "), strings.Join(some, ", "))
 		return nil
 	}
 	log.Info("desktop nodes drive the X display", "display", display)
