@@ -105,7 +105,8 @@ func buildClick(p *scripts.Params) (scripts.Node, error) {
 		return &click{desk: &desktopClick{at: at, kind: kind}}, nil
 	}
 	if strings.TrimSpace(desc) == "" {
-		return nil, errInvalid("click needs `target`: the element, in English (or browser_mode false with x/y for a desktop click)")
+		return nil, &errs.Error{Code: errs.InvalidConfig, Message: "click needs a target",
+			Details: []errs.Detail{{Field: "target", Problem: "is required (string): the element, in English (or browser_mode false with x/y for a desktop click)"}}}
 	}
 	if kind == clickDrag {
 		return nil, errInvalid("click_type Drag needs a drop target: use magic_clicker with drop_target")
