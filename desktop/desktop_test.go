@@ -183,3 +183,73 @@ func TestManager_NoDisplayIsUnavailable(t *testing.T) {
 		t.Fatalf("no server: got %v, want desktop_unavailable", err)
 	}
 }
+
+func TestManager_OneRunAtATimePerDisplay(t *testing.T) {
+	s, _ := app(t) // starts the shared display; this test leases it through a manager of its own
+	s.Release()
+	m := desktop.NewManager(shared.display)
+	first, err := m.Lease(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := m.Lease(ctx); !errs.Is(err, errs.Busy) {
+		t.Fatalf("second lease while the first holds the display: %v, want busy", err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		s, err := m.Lease(context.Background())
+		if err == nil {
+			s.Release()
+		}
+		got <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	first.Release()
+	if err := <-got; err != nil {
+		t.Fatalf("lease after release: %v", err)
+	}
+}
+
+func BenchmarkCaptureAndCompareScreen(b *testing.B) {
+	display, stop, err := desktoptest.StartXvfb()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer stop()
+	s, err := desktop.NewManager(display).Lease(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Release()
+	ctx := context.Background()
+	prev, _ := s.Capture(ctx, image.Rectangle{})
+	b.Run("full screen", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			img, err := s.Capture(ctx, image.Rectangle{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			desktop.Changed(prev, img)
+		}
+	})
+	b.Run("around a click", func(b *testing.B) {
+		r := desktop.Around(desktop.Point{X: 640, Y: 400}, 120)
+		before, _ := s.Capture(ctx, r)
+		for i := 0; i < b.N; i++ {
+			img, err := s.Capture(ctx, r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			desktop.Changed(before, img)
+		}
+	})
+	b.Run("png of the screen", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := desktop.EncodePNG(prev); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
