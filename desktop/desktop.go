@@ -87,8 +87,12 @@ type Display struct {
 	root xproto.Window
 	w, h int
 
-	mu     sync.Mutex // the keymap and the spare keycodes
+	mu     sync.Mutex // the keymap, the spare keycodes and what is held down
 	keymap *keymap
+	// down holds the keys (keycodes) and buttons pressed and not released yet, so that Release
+	// lets go of them: a run that ends holding shift must not leave it held for the next.
+	downKeys    map[byte]bool
+	downButtons map[Button]bool
 }
 
 // Open connects to the X server of display (":99"; empty means $DISPLAY). No display, an X
@@ -107,7 +111,8 @@ func Open(display string) (*Display, error) {
 		return nil, errs.E(errs.DesktopUnavailable, "the X display %s has no XTEST extension: %v", name, err)
 	}
 	scr := xproto.Setup(conn).DefaultScreen(conn)
-	d := &Display{name: name, conn: conn, root: scr.Root, w: int(scr.WidthInPixels), h: int(scr.HeightInPixels)}
+	d := &Display{name: name, conn: conn, root: scr.Root, w: int(scr.WidthInPixels), h: int(scr.HeightInPixels),
+		downKeys: map[byte]bool{}, downButtons: map[Button]bool{}}
 	km, err := loadKeymap(conn)
 	if err != nil {
 		conn.Close()
@@ -123,8 +128,40 @@ func (d *Display) Name() string { return d.name }
 // Size is the screen's size in pixels.
 func (d *Display) Size() (int, int) { return d.w, d.h }
 
-// Close ends the connection.
-func (d *Display) Close() { d.conn.Close() }
+// Close lets go of every key and button still held, then ends the connection.
+func (d *Display) Close() {
+	d.mu.Lock()
+	keys, buttons := d.downKeys, d.downButtons
+	d.downKeys, d.downButtons = map[byte]bool{}, map[Button]bool{}
+	d.mu.Unlock()
+	for code := range keys {
+		_ = d.fake(xproto.KeyRelease, code, 0, 0)
+	}
+	for b := range buttons {
+		_ = d.fake(xproto.ButtonRelease, byte(b), 0, 0)
+	}
+	d.conn.Close()
+}
+
+// held records a key or button going down (true) or up.
+func (d *Display) held(key byte, b Button, down bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if key != 0 {
+		if down {
+			d.downKeys[key] = true
+		} else {
+			delete(d.downKeys, key)
+		}
+	}
+	if b != 0 {
+		if down {
+			d.downButtons[b] = true
+		} else {
+			delete(d.downButtons, b)
+		}
+	}
+}
 
 // Focus returns the window holding the keyboard focus.
 func (d *Display) Focus(ctx context.Context) (uint32, error) {

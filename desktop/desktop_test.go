@@ -253,3 +253,24 @@ func BenchmarkCaptureAndCompareScreen(b *testing.B) {
 		}
 	})
 }
+
+func TestSession_ReleaseLetsGoOfHeldKeys(t *testing.T) {
+	s, a := app(t)
+	ctx := context.Background()
+	if err := s.KeyDown(ctx, desktop.KeyShift); err != nil {
+		t.Fatal(err)
+	}
+	s.Release() // the run ends with shift held
+	next, err := desktop.NewManager(shared.display).Lease(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer next.Release()
+	if err := next.Click(ctx, desktop.Point{X: 300, Y: 270}, desktop.Left, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := next.Type(ctx, "abc"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a, `() => document.getElementById('field').value === 'abc'`)
+}

@@ -47,6 +47,7 @@ func (d *Display) ButtonDown(ctx context.Context, b Button) error {
 	if err := d.fake(xproto.ButtonPress, byte(b), 0, 0); err != nil {
 		return fmt.Errorf("press button %d: %w", b, err)
 	}
+	d.held(0, b, true)
 	return nil
 }
 
@@ -55,6 +56,7 @@ func (d *Display) ButtonUp(ctx context.Context, b Button) error {
 	if err := d.fake(xproto.ButtonRelease, byte(b), 0, 0); err != nil {
 		return fmt.Errorf("release button %d: %w", b, err)
 	}
+	d.held(0, b, false)
 	return nil
 }
 

@@ -177,6 +177,7 @@ func (d *Display) KeyDown(ctx context.Context, ks uint32) error {
 	if err := d.fake(xproto.KeyPress, byte(code), 0, 0); err != nil {
 		return fmt.Errorf("press key %#x: %w", ks, err)
 	}
+	d.held(byte(code), 0, true)
 	return nil
 }
 
@@ -189,6 +190,7 @@ func (d *Display) KeyUp(ctx context.Context, ks uint32) error {
 	if err := d.fake(xproto.KeyRelease, byte(code), 0, 0); err != nil {
 		return fmt.Errorf("release key %#x: %w", ks, err)
 	}
+	d.held(byte(code), 0, false)
 	return nil
 }
 
