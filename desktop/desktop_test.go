@@ -101,7 +101,7 @@ func TestDisplay_InputReachesTheApplication(t *testing.T) {
 	if p, err := s.Pointer(ctx); err != nil || p != (desktop.Point{X: 10, Y: 10}) {
 		t.Fatalf("pointer at %v, %v", p, err)
 	}
-	waitFor(t, a, `() => document.getElementById('offset').dataset.offset === '0,0'`)
+	waitFor(t, a, `() => window.offset === '0,0'`)
 
 	if err := s.Click(ctx, desktop.Point{X: 180, Y: 130}, desktop.Left, 1); err != nil {
 		t.Fatal(err)

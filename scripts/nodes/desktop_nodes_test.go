@@ -287,3 +287,28 @@ func TestDesktopNodes_NoDisplayIsUnavailable(t *testing.T) {
 		t.Fatal(dump(d))
 	}
 }
+
+// In browser mode each click type must reach its own handler: a left click on these buttons
+// changes nothing, so only the right handler makes the step pass.
+func TestMagicClicker_BrowserClickTypes(t *testing.T) {
+	cases := []struct{ name, node string }{
+		{"right click", `{"type":"magic_clicker","mode":"browser","target":"the Right-click me button","click_type":"Single Right Click"}`},
+		{"double click", `{"type":"magic_clicker","target":"the Double-click me button","click_type":"Double Click"}`},
+		{"click type on click", `{"type":"click","target":"the Double-click me button","click_type":"Double Click"}`},
+		{"drag", `{"type":"magic_clicker","mode":"browser","target":"Card A","drop_target":"the Done column","click_type":"Drag"}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := run(t, `[{"type":"open tab","target":"BASE/desktop_app.html"},`+tc.node+`]`, nil)
+			if d.Status != scripts.StatusSucceeded {
+				t.Fatal(dump(d))
+			}
+		})
+	}
+	t.Run("a left click on the right-click button changes nothing", func(t *testing.T) {
+		d := run(t, `[{"type":"open tab","target":"BASE/desktop_app.html"},{"type":"magic_clicker","target":"the Right-click me button"}]`, nil)
+		if stepErr(d, 1) != errs.VerificationFailed {
+			t.Fatal(dump(d))
+		}
+	})
+}

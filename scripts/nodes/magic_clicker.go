@@ -247,14 +247,24 @@ func (n *browserDrag) Run(ctx context.Context, env *scripts.Env) error {
 	if err != nil {
 		return err
 	}
-	a, b := src.res.Element.Box, dst.res.Element.Box
+	// Mouse events land in the viewport: bring the drop target, then the source, into view and
+	// read where they are now (both must be visible at once; a drop target off screen fails).
+	from, err := viewportCenter(ctx, dst)
+	if err == nil {
+		from, err = viewportCenter(ctx, src)
+	}
+	if err != nil {
+		return err
+	}
+	to, err := viewportCenter(ctx, dst)
+	if err != nil {
+		return err
+	}
 	obs, err := observe(ctx, src.page)
 	if err != nil {
 		return err
 	}
 	m := src.page.Mouse
-	from := proto.Point{X: a.X + a.W/2, Y: a.Y + a.H/2}
-	to := proto.Point{X: b.X + b.W/2, Y: b.Y + b.H/2}
 	if err := m.MoveTo(from); err != nil {
 		return fmt.Errorf("drag: %w", err)
 	}
@@ -271,6 +281,20 @@ func (n *browserDrag) Run(ctx context.Context, env *scripts.Env) error {
 	env.SetDetail("drag", map[string]string{"from": src.res.Element.Selector, "to": dst.res.Element.Selector})
 	n.change = obs.wait(ctx, effectWindow)
 	return nil
+}
+
+// viewportCenter scrolls t's element into view and returns its centre in viewport pixels.
+func viewportCenter(ctx context.Context, t *target) (proto.Point, error) {
+	el := t.el.Context(ctx)
+	if err := el.ScrollIntoView(); err != nil {
+		return proto.Point{}, fmt.Errorf("drag: scroll %s into view: %w", t.res.Element.Selector, err)
+	}
+	shape, err := el.Shape()
+	if err != nil || shape.Box() == nil {
+		return proto.Point{}, errs.E(errs.TargetNotFound, "drag: %s has no box on the page", t.res.Element.Selector)
+	}
+	b := shape.Box()
+	return proto.Point{X: b.X + b.Width/2, Y: b.Y + b.Height/2}, nil
 }
 
 func (n *browserDrag) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Check, error) {
