@@ -4,7 +4,7 @@
 GO          ?= go
 BIN         ?= bin/rodeo
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
-DEB_PACKAGES = chromium
+DEB_PACKAGES = chromium xvfb ffmpeg espeak-ng
 TEST_TIMEOUT ?= 14m
 
 .PHONY: run build test test-short bench lint docs deps check-docs clean corpus weights
@@ -16,13 +16,23 @@ build:
 	$(GO) build -o $(BIN) .
 
 # deps installs the Debian packages the server and the tests need when they are missing,
-# with apt-get when running as root; otherwise it says exactly what to install.
+# with apt-get when running as root; otherwise it says exactly what to install. Chrome is
+# required; xvfb, ffmpeg and espeak-ng (desktop and media nodes, their tests) only warn.
 deps:
 	@missing=""; \
 	if [ -z "$$RODEO_CHROME" ] && [ -z "$$RODEO_CHROME_URL" ] && ! command -v chromium >/dev/null 2>&1 \
 	   && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then \
 	  missing="chromium"; \
 	fi; \
+	optional=""; \
+	command -v Xvfb >/dev/null 2>&1 || optional="$$optional xvfb"; \
+	command -v ffmpeg >/dev/null 2>&1 || optional="$$optional ffmpeg"; \
+	command -v espeak-ng >/dev/null 2>&1 || optional="$$optional espeak-ng"; \
+	if [ -n "$$optional" ] && { [ "$$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; }; then \
+	  echo "desktop and media nodes (and their tests) need:$$optional (sudo apt-get install -y$$optional)"; \
+	  optional=""; \
+	fi; \
+	missing="$$missing$$optional"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing Debian packages: $$missing"; \

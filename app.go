@@ -220,6 +220,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	a.addServiceFlags(fs, &sf)
 	var schedf scheduleFlags
 	a.addScheduleFlags(fs, &schedf)
+	display := a.addDisplayFlag(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -252,6 +253,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: leaser(pool), Logger: log, Services: services}
+	runner.Desktops = a.desktops(*display, a.Stdout, log)
 	engine := scripts.NewEngine(runner, db, log)
 	engine.RunTimeout = *runTimeout
 	engine.QueueSize = *queueSize
@@ -386,6 +388,7 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	a.addBrowserFlags(fs, &bf, 1)
 	var sf serviceFlags
 	a.addServiceFlags(fs, &sf)
+	display := a.addDisplayFlag(fs)
 	data := fs.Lookup("data")
 	if err := fs.Parse(reorder(args)); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -428,6 +431,9 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 		return exitInvalid, err
 	}
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log, Services: services}
+	if scripts.NeedsDesktop(script.Nodes) {
+		runner.Desktops = a.desktops(*display, a.Stderr, log)
+	}
 	if scripts.NeedsBrowser(script.Nodes) {
 		cfg := bf.config(log, a.Getenv)
 		cfg.Browsers = 1
@@ -592,7 +598,7 @@ func (a *App) nodes(args []string) error {
 			ps = append(ps, name)
 		}
 		sort.Strings(ps)
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Kind, s.Category, strings.Join(ps, " "), s.Summary)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Kind, s.Category+desktopMark(s), strings.Join(ps, " "), s.Summary)
 	}
 	return tw.Flush()
 }

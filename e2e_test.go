@@ -450,8 +450,12 @@ func (e *e2e) testNodesCommand(t *testing.T) {
 	if click == nil {
 		t.Fatalf("rodeo nodes --json does not list click")
 	}
-	if p, ok := click.Param("target"); !ok || !p.Required || p.Type != scripts.String {
+	// target is required in the browser only (click's Validate): a desktop click has x/y.
+	if p, ok := click.Param("target"); !ok || p.Type != scripts.String {
 		t.Errorf("click's target: %+v", p)
+	}
+	if click.DesktopWhen == "" {
+		t.Errorf("click is not marked as a desktop node with browser_mode false: %+v", click)
 	}
 	code, out, _ = e.cli(t, "", "nodes")
 	if code != 0 || !strings.Contains(out, "click") || !strings.Contains(out, "target:string") {

@@ -34,11 +34,22 @@ const (
 	VariableNotSet     = "variable_not_set"
 )
 
+// Codes of the desktop and media nodes.
+const (
+	// DesktopUnavailable: a desktop node ran on a server with no X display (DISPLAY/--display).
+	DesktopUnavailable = "desktop_unavailable"
+	// IntegrationNotConfigured: a node needs an external service the server was not given
+	// (synthetic_video without RODEO_VIDEO_URL).
+	IntegrationNotConfigured = "integration_not_configured"
+)
+
 // Detail is one problem of an invalid request, e.g. one bad parameter of one node.
 type Detail struct {
 	Node    *int   `json:"node,omitempty"`
 	Field   string `json:"field,omitempty"`
 	Problem string `json:"problem"`
+	// Code, when set, is a more specific code than the request's (integration_not_configured).
+	Code string `json:"code,omitempty"`
 }
 
 // Error is an error with a code. Err, when set, is the cause (kept for errors.Is/As and logs,

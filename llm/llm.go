@@ -26,6 +26,9 @@ type Config struct {
 	BaseURL string
 	// Model is RODEO_LLM_MODEL. Optional. Default: DefaultModel.
 	Model string
+	// TranscriptionModel is RODEO_TRANSCRIBE_MODEL, the speech-to-text model of the recorder
+	// node. Optional. Default: DefaultTranscriptionModel.
+	TranscriptionModel string
 	// Timeout bounds one attempt. Optional. Default: 60s.
 	Timeout time.Duration
 	// Retries is how many times a 429 or 5xx answer is retried. Optional. Default: 3.
@@ -37,7 +40,8 @@ type Config struct {
 
 // ConfigFromEnv reads OPENAI_API_KEY, OPENAI_BASE_URL and RODEO_LLM_MODEL.
 func ConfigFromEnv(getenv func(string) string) Config {
-	return Config{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL"), Model: getenv("RODEO_LLM_MODEL")}
+	return Config{APIKey: getenv("OPENAI_API_KEY"), BaseURL: getenv("OPENAI_BASE_URL"), Model: getenv("RODEO_LLM_MODEL"),
+		TranscriptionModel: getenv("RODEO_TRANSCRIBE_MODEL")}
 }
 
 // Enabled reports whether a model is configured (a key or a base URL is set).

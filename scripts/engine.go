@@ -326,7 +326,7 @@ func (e *Engine) AddObserver(f func(Doc)) {
 // NeedsBrowser reports whether any node (children included) needs a browser page.
 func NeedsBrowser(calls []*Call) bool {
 	for _, c := range calls {
-		if c.Spec.Browser {
+		if c.NeedsBrowser() {
 			return true
 		}
 		for _, kids := range c.Children {

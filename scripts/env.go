@@ -49,6 +49,7 @@ type Env struct {
 	// callPath is the path of the node running now (sub-steps are recorded below it).
 	callPath string
 	browser  browserState
+	desktop  desktopState
 	// Held keys (keypress "shift"/"ctrl"/"alt") apply to the following key presses.
 	Held map[string]bool
 

@@ -19,6 +19,12 @@ func Markdown(specs []*Spec) string {
 		if len(s.Aliases) > 0 {
 			fmt.Fprintf(&b, "Also accepted as: %s. ", "`"+strings.Join(s.Aliases, "`, `")+"`")
 		}
+		switch {
+		case s.Desktop:
+			b.WriteString("Needs an X display (DISPLAY or --display). ")
+		case s.DesktopWhen != "":
+			fmt.Fprintf(&b, "Needs an X display when %s. ", s.DesktopWhen)
+		}
 		fmt.Fprintf(&b, "Time limit: %s. Verification attempts: %d.\n\n", s.Timeout, s.Attempts)
 		if len(s.Params) > 0 {
 			b.WriteString("| parameter | type | required | default | description |\n|---|---|---|---|---|\n")

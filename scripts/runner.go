@@ -19,6 +19,9 @@ type Runner struct {
 	Logger   *slog.Logger
 	// Services are the non-browser facilities (store, model, mail, code policy).
 	Services *Services
+	// Desktops leases the X display for desktop nodes; nil: desktop nodes fail
+	// desktop_unavailable.
+	Desktops DesktopLeaser
 }
 
 // Event is published on a run as it progresses: "step" when a step finishes, "print" and
@@ -190,6 +193,7 @@ func (rn *Runner) Execute(ctx context.Context, r *Run, opt ExecOptions) {
 		env.adopt(opt.Session)
 	}
 	defer env.release()
+	defer env.releaseDesktop()
 
 	r.mu.Lock()
 	if r.doc.Status == StatusCanceled { // canceled while queued
@@ -319,8 +323,13 @@ func (rn *Runner) exec(ctx context.Context, env *Env, c *Call, built Node, detai
 	if cl, ok := node.(Closer); ok {
 		defer cl.Close()
 	}
-	if c.Spec.Browser {
+	if c.NeedsBrowser() {
 		if _, err := env.session(nctx); err != nil {
+			return step, rn.classify(ctx, nctx, env, timeout, err)
+		}
+	}
+	if c.NeedsDesktop() {
+		if _, err := env.Desktop(nctx); err != nil {
 			return step, rn.classify(ctx, nctx, env, timeout, err)
 		}
 	}

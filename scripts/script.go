@@ -93,7 +93,7 @@ func (r *Registry) Compile(goal string, nodes []json.RawMessage, data map[string
 	}
 	calls := r.compileList(nodes, "", &problems)
 	if len(problems) > 0 {
-		return nil, &errs.Error{Code: errs.InvalidConfig, Message: summarize(problems), Details: problems}
+		return nil, &errs.Error{Code: problemsCode(problems), Message: summarize(problems), Details: problems}
 	}
 	src, _ := json.Marshal(nodes)
 	return &Script{Goal: goal, Nodes: calls, Data: data, Source: src}, nil
@@ -216,6 +216,9 @@ func (r *Registry) compileOne(index int, path string, raw json.RawMessage, probl
 				}
 			} else {
 				add("", "%s", err.Error())
+				if c := errs.Code(err); c == errs.IntegrationNotConfigured {
+					(*problems)[len(*problems)-1].Code = c
+				}
 			}
 		}
 	}
@@ -369,4 +372,15 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// problemsCode is invalid_config, unless every problem is a missing integration: then the
+// request is fine and the server lacks a service (integration_not_configured).
+func problemsCode(problems []errs.Detail) string {
+	for _, p := range problems {
+		if p.Code != errs.IntegrationNotConfigured {
+			return errs.InvalidConfig
+		}
+	}
+	return errs.IntegrationNotConfigured
 }

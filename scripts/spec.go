@@ -58,6 +58,14 @@ type Spec struct {
 	// NeedsModel marks kinds that cannot run without a language model: a script holding one is
 	// refused with llm_not_configured before it starts when no model is configured.
 	NeedsModel bool `json:"needs_model,omitempty"`
+	// Desktop marks kinds that drive the X display (mouse, keys, screen, programs); the runner
+	// leases the desktop lazily for them, one run at a time per display.
+	Desktop bool `json:"desktop,omitempty"`
+	// Uses, when set, decides Browser and Desktop from a node's literal params instead (a click
+	// with browser_mode false is a desktop click and needs no browser); DesktopWhen says when in
+	// words, for the catalogue.
+	Uses        func(raw map[string]any) (browser, desktop bool) `json:"-"`
+	DesktopWhen string                                           `json:"desktop_when,omitempty"`
 	// Timeout is the default time limit of one execution; the node's `timeout` field overrides it.
 	Timeout time.Duration `json:"-"`
 	// Attempts is the verification budget: how often Run+Verify may be tried. Default 1.

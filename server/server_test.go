@@ -758,7 +758,8 @@ func TestNodes(t *testing.T) {
 		t.Errorf("delay's time param = %+v", p)
 	}
 	click := kinds["click"]
-	if p, ok := click.Param("target"); !ok || p.Type != scripts.String || !p.Required || !click.Browser {
+	// target is required in the browser only (a desktop click, browser_mode false, has x/y).
+	if p, ok := click.Param("target"); !ok || p.Type != scripts.String || !click.Browser || click.DesktopWhen == "" {
 		t.Errorf("click: %+v", click)
 	}
 	if p, ok := click.Param("browser_mode"); !ok || p.Default != true {

@@ -84,6 +84,9 @@ type Server struct {
 	mu     sync.Mutex
 	calls  []Request
 	script Script
+
+	transcriber    Transcriber
+	transcriptions []Transcription
 }
 
 // New starts a server answering with script; it stops when the test ends.
@@ -108,6 +111,10 @@ func (s *Server) Calls() []Request {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/v1/audio/transcriptions" && r.Method == http.MethodPost {
+		s.serveTranscription(w, r)
+		return
+	}
 	if r.URL.Path != "/v1/chat/completions" || r.Method != http.MethodPost {
 		http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
 		return

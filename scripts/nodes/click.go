@@ -24,8 +24,14 @@ const effectWindow = 1500 * time.Millisecond
 type click struct {
 	description string
 	match       string
-	t           *target
-	change      change
+	// button and count make the click type (right click, double click); the zero values are a
+	// single left click.
+	button proto.InputMouseButton
+	count  int
+	// desk, when set, makes this a desktop click at its point (browser_mode false).
+	desk   *desktopClick
+	t      *target
+	change change
 	// clicked is set once this attempt's click went through; tried holds the selectors of
 	// elements clicked without effect, so that a retry clicks the best untried candidate.
 	clicked bool
@@ -37,33 +43,91 @@ type click struct {
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "click",
-		Summary:  "Click the element an English description names, e.g. \"the button that says Submit\".",
-		Category: "browser",
-		Browser:  true,
-		Attempts: 3,
-		Timeout:  30 * time.Second,
+		Kind:        "click",
+		Summary:     "Click the element an English description names, e.g. \"the button that says Submit\".",
+		Category:    "browser",
+		Browser:     true,
+		Uses:        desktopWhenBrowserModeFalse,
+		DesktopWhen: "browser_mode is false",
+		Attempts:    3,
+		Timeout:     30 * time.Second,
 		Params: []scripts.Param{
-			{Name: "target", Type: scripts.String, Required: true, Template: true,
-				Description: "the element, in English", Example: "the button that says Submit"},
+			{Name: "target", Type: scripts.String, Template: true,
+				Description: "the element, in English (required in the browser)", Example: "the button that says Submit"},
 			{Name: "browser_mode", Type: scripts.Bool, Default: true,
-				Description: "click in the run's browser page (desktop clicks are the magic_clicker node's)", Example: true},
+				Description: "true: click in the run's browser page; false: a desktop click at x/y on the X display", Example: true},
 			{Name: "match", Type: scripts.Any,
 				Description: "which of several equally good matches to click: \"first\", \"last\" or a 1-based number", Example: "first"},
+			paramClickType,
+			withDesc(paramX, "with browser_mode false: the X coordinate of the desktop click"),
+			withDesc(paramY, "with browser_mode false: the Y coordinate of the desktop click"),
 		},
-		Examples: []map[string]any{{"type": "click", "target": "the button that says Submit", "browser_mode": true}},
-		Build: func(p *scripts.Params) (scripts.Node, error) {
-			desc, err := p.String("target")
-			if err != nil {
-				return nil, err
-			}
-			match, err := matchParam(p)
-			if err != nil {
-				return nil, err
-			}
-			return &click{description: desc, match: match}, nil
+		Examples: []map[string]any{
+			{"type": "click", "target": "the button that says Submit", "browser_mode": true},
+			{"type": "click", "browser_mode": false, "x": 640, "y": 400},
 		},
+		Build:    buildClick,
+		Validate: validateByBuilding(buildClick),
 	})
+}
+
+// withDesc returns p with another description.
+func withDesc(p scripts.Param, desc string) scripts.Param {
+	p.Description = desc
+	return p
+}
+
+func buildClick(p *scripts.Params) (scripts.Node, error) {
+	desc, err := p.String("target")
+	if err != nil {
+		return nil, err
+	}
+	match, err := matchParam(p)
+	if err != nil {
+		return nil, err
+	}
+	kind, err := clickTypeParam(p)
+	if err != nil {
+		return nil, err
+	}
+	inBrowser, err := p.Bool("browser_mode")
+	if err != nil {
+		return nil, err
+	}
+	if !inBrowser {
+		at, ok, err := pointParam(p, "x", "y")
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, errInvalid("a click with browser_mode false is a desktop click: give its x and y (pixels); an English target is clicked only in the browser")
+		}
+		if kind == clickDrag {
+			return nil, errInvalid("click_type Drag on the desktop needs to_x/to_y: use magic_clicker")
+		}
+		return &click{desk: &desktopClick{at: at, kind: kind}}, nil
+	}
+	if strings.TrimSpace(desc) == "" {
+		return nil, &errs.Error{Code: errs.InvalidConfig, Message: "click needs a target",
+			Details: []errs.Detail{{Field: "target", Problem: "is required (string): the element, in English (or browser_mode false with x/y for a desktop click)"}}}
+	}
+	if kind == clickDrag {
+		return nil, errInvalid("click_type Drag needs a drop target: use magic_clicker with drop_target")
+	}
+	c := &click{description: desc, match: match}
+	c.button, c.count = browserButton(kind)
+	return c, nil
+}
+
+// browserButton is the CDP button and click count of a click type.
+func browserButton(kind string) (proto.InputMouseButton, int) {
+	switch kind {
+	case clickSingleRight:
+		return proto.InputMouseButtonRight, 1
+	case clickDouble:
+		return proto.InputMouseButtonLeft, 2
+	}
+	return proto.InputMouseButtonLeft, 1
 }
 
 // matchParam reads the First/Last choice: "first", "last" or a positive number.
@@ -86,6 +150,9 @@ func matchParam(p *scripts.Params) (string, error) {
 }
 
 func (n *click) Run(ctx context.Context, env *scripts.Env) error {
+	if n.desk != nil {
+		return n.desk.run(ctx, env)
+	}
 	if env.Attempt > 1 && n.clicked && n.t != nil && !n.change.any() {
 		// The last click changed nothing: that element is not it (a label beside the real
 		// control, a look-alike). Forget it, and click the best candidate not tried yet.
@@ -114,7 +181,10 @@ func (n *click) Run(ctx context.Context, env *scripts.Env) error {
 	// it wait for the whole node budget, so bound it.
 	clickCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := t.el.Context(clickCtx).Click(proto.InputMouseButtonLeft, 1); err != nil {
+	if n.button == "" {
+		n.button, n.count = proto.InputMouseButtonLeft, 1
+	}
+	if err := t.el.Context(clickCtx).Click(n.button, n.count); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -180,6 +250,9 @@ func (n *click) wasTried(s *semantic.Snapshot, id int) bool {
 }
 
 func (n *click) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Check, error) {
+	if n.desk != nil {
+		return n.desk.verify(), nil
+	}
 	e := n.t.res.Element
 	checks := []scripts.Check{
 		{Name: "target_visible", Passed: e.Visible, Detail: fmt.Sprintf("%s at %.0f,%.0f %.0fx%.0f", e.Selector, e.Box.X, e.Box.Y, e.Box.W, e.Box.H)},

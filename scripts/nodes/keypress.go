@@ -10,6 +10,7 @@ import (
 	"github.com/go-rod/rod"
 	"github.com/go-rod/rod/lib/input"
 	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/scripts"
 )
 
@@ -31,9 +32,13 @@ type keypress struct {
 	before pageState
 	change change
 	held   []string
-	// literal types text as it is, never reading it as a key word ("enter" typed as a word):
-	// the general node's type(id, text).
-	literal bool
+
+	// gpt4 sends prompt to the model first; mode is "browser", "desktop" or "" (decided at run
+	// time); desk is the desktop keypress once it is decided.
+	gpt4    bool
+	literal bool // prompt is typed as it is, never read as a key word (the model's answer; the general node's type)
+	mode    string
+	desk    *desktopKeys
 }
 
 // specialText are the spec's words that write a character.
@@ -58,18 +63,25 @@ var namedKeys = map[string]input.Key{
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "keypress",
-		Aliases:  []string{"type", "type text"},
-		Summary:  "Type text into the focused field, or press a key (enter, tab, backspace, ctrl+a, …).",
-		Category: "browser",
-		Browser:  true,
-		Timeout:  30 * time.Second,
+		Kind:        "keypress",
+		Aliases:     []string{"type", "type text"},
+		Summary:     "Type text into the focused field, or press a key (enter, tab, backspace, ctrl+a, …).",
+		Category:    "browser",
+		Uses:        keypressUses,
+		DesktopWhen: "browser_mode is false, or the run has no browser",
+		Timeout:     30 * time.Second,
 		Params: []scripts.Param{
 			{Name: "prompt", Type: scripts.String, Template: true,
 				Description: "text to type, or one key word: enter/return, backspace, tab, space, period, slash, escape, arrow keys, a combo like ctrl+a, or shift/ctrl/alt to hold for the next key press; \"Current Directory\"/resource_path types the server's working folder",
 				Example:     "ada@example.com"},
 			{Name: "automation_input", Type: scripts.String,
 				Description: "a variable whose value is typed instead of prompt (e.g. sms_transcript)", Example: "data"},
+			{Name: "saved_values", Type: scripts.String,
+				Description: "Saved Values: a variable whose value is typed (as automation_input)", Example: "email"},
+			{Name: "gpt4_mode", Type: scripts.Bool, Default: false,
+				Description: "GPT-4 Mode: send the prompt to the configured model first and type its answer", Example: true},
+			{Name: "browser_mode", Type: scripts.Bool,
+				Description: "true: type into the run's browser page; false: type on the X display's focused window; unset: the browser, or the desktop when the server has no browser", Example: false},
 		},
 		Examples: []map[string]any{{"type": "keypress", "prompt": "ada@example.com"}, {"type": "keypress", "prompt": "enter"}},
 		Build:    buildKeypress,
@@ -85,16 +97,38 @@ func buildKeypress(p *scripts.Params) (scripts.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	if prompt == "" && variable == "" {
-		return nil, errInvalid("keypress needs `prompt` (text or a key) or `automation_input`")
+	saved, err := p.String("saved_values")
+	if err != nil {
+		return nil, err
 	}
-	return &keypress{prompt: prompt, text: variable}, nil
+	if variable == "" {
+		variable = saved
+	}
+	if prompt == "" && variable == "" {
+		return nil, errInvalid("keypress needs `prompt` (text or a key), `automation_input` or `saved_values`")
+	}
+	gpt4, err := p.Bool("gpt4_mode")
+	if err != nil {
+		return nil, err
+	}
+	if gpt4 && prompt == "" {
+		return nil, errInvalid("gpt4_mode sends `prompt` to the model: give a prompt")
+	}
+	n := &keypress{prompt: prompt, text: variable, gpt4: gpt4}
+	if p.Has("browser_mode") {
+		b, err := p.Bool("browser_mode")
+		if err != nil {
+			return nil, err
+		}
+		n.mode = map[bool]string{true: modeBrowser, false: modeDesktop}[b]
+	}
+	return n, nil
 }
 
 // plan decides what the prompt means. It runs at Run time because automation_input is a variable.
 func (n *keypress) plan(env *scripts.Env) error {
 	if n.literal {
-		n.label = "text"
+		n.text, n.label = n.prompt, "text"
 		return nil
 	}
 	if n.prompt == "" {
@@ -147,6 +181,15 @@ func parseCombo(s string) ([]input.Key, bool) {
 }
 
 func (n *keypress) Run(ctx context.Context, env *scripts.Env) error {
+	if n.gpt4 {
+		if err := n.askModel(ctx, env); err != nil {
+			return err
+		}
+	}
+	if n.mode == modeDesktop || (n.mode == "" && !env.CanBrowse() && env.HasDesktop()) {
+		n.desk = &desktopKeys{prompt: n.prompt, variable: n.text}
+		return n.desk.run(ctx, env)
+	}
 	if err := n.plan(env); err != nil {
 		return err
 	}
@@ -244,6 +287,9 @@ func pressCombo(page *rod.Page, keys []input.Key) error {
 }
 
 func (n *keypress) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Check, error) {
+	if n.desk != nil {
+		return n.desk.verify(), nil
+	}
 	if n.hold != 0 {
 		return []scripts.Check{{Name: "key_held", Passed: true, Detail: n.holdAs + " is held for the next key press"}}, nil
 	}
@@ -271,3 +317,38 @@ func (n *keypress) Verify(ctx context.Context, env *scripts.Env) ([]scripts.Chec
 }
 
 var _ scripts.Verifier = (*keypress)(nil)
+
+// keypressUses: browser_mode false types on the desktop, true in the browser; unset leases
+// nothing up front and Run decides (the page, or the desktop on a server without a browser).
+func keypressUses(raw map[string]any) (bool, bool) {
+	if b, ok := raw["browser_mode"].(bool); ok {
+		return b, !b
+	}
+	return false, false
+}
+
+// askModel is GPT-4 Mode: the prompt goes to the configured model and its answer is what is
+// typed, as text (an answer of "enter" types the word).
+func (n *keypress) askModel(ctx context.Context, env *scripts.Env) error {
+	if n.literal {
+		return nil // a retry types the same answer
+	}
+	model := env.Services().LLM
+	if model == nil {
+		return llm.NotConfigured()
+	}
+	reply, err := model.Chat(ctx, llm.Request{
+		System:   "Answer with exactly the text to type, nothing else: no quotes, no explanation.",
+		Messages: []llm.Message{{Role: "user", Content: n.prompt}},
+	})
+	env.SetDetail("model", reply.Model)
+	env.SetDetail("tokens", reply.Tokens())
+	if err != nil {
+		return err
+	}
+	n.prompt, n.literal = strings.TrimSpace(reply.Text), true
+	if n.prompt == "" {
+		return errs.E(llm.CodeFailed, "gpt4_mode: the model answered with nothing to type")
+	}
+	return nil
+}

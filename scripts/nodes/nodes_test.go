@@ -44,6 +44,7 @@ func TestMain(m *testing.M) {
 	if pool != nil {
 		_ = pool.Close()
 	}
+	stopDesktop()
 	os.Exit(code)
 }
 

@@ -19,20 +19,31 @@ type scroll struct {
 
 func init() {
 	scripts.Register(scripts.Spec{
-		Kind:     "scroll",
-		Summary:  "Scroll the page by a distance in pixels (positive scrolls down, negative up).",
-		Category: "browser",
-		Browser:  true,
-		Timeout:  15 * time.Second,
+		Kind:        "scroll",
+		Summary:     "Scroll the page by a distance in pixels (positive scrolls down, negative up).",
+		Category:    "browser",
+		Browser:     true,
+		Uses:        desktopWhenBrowserModeFalse,
+		DesktopWhen: "browser_mode is false",
+		Timeout:     15 * time.Second,
 		Params: []scripts.Param{
 			{Name: "distance", Type: scripts.Number, Required: true, Min: scripts.F(-1e6), Max: scripts.F(1e6),
 				Description: "pixels to scroll; positive scrolls down, negative up", Example: 600},
+			{Name: "browser_mode", Type: scripts.Bool, Default: true,
+				Description: "true: scroll the run's page; false: turn the wheel on the X display where the pointer is (one notch per 100 px, at least one)", Example: false},
 		},
 		Examples: []map[string]any{{"type": "scroll", "distance": 600}},
 		Build: func(p *scripts.Params) (scripts.Node, error) {
 			d, err := p.Number("distance")
 			if err != nil {
 				return nil, err
+			}
+			inBrowser, err := p.Bool("browser_mode")
+			if err != nil {
+				return nil, err
+			}
+			if !inBrowser {
+				return &desktopScroll{distance: d}, nil
 			}
 			return &scroll{distance: d}, nil
 		},
