@@ -45,6 +45,8 @@ var operations = []operation{
 	{"GET", "/healthz", "Health: status, version, active runs, browser pool", false, "", 200, "", nil},
 	{"GET", "/metrics", "Prometheus metrics (text format)", false, "", 200, "", nil},
 	{"GET", "/openapi.json", "This document", false, "", 200, "", nil},
+	{"GET", "/", "The studio: the web page (HTML) to watch runs and build scripts (docs/studio.md)", false, "", 200, "", nil},
+	{"GET", "/studio/{file}", "The studio's embedded scripts and styles", false, "", 200, "", []int{404}},
 }
 
 var errorCodes = map[int]string{
