@@ -157,7 +157,7 @@ export class Editor {
     }
     const optional = [...params, ...genericParams].filter((p) => !shown.has(p.name));
     const addParam = optional.length ? h('select', { class: 'add-param', 'aria-label': `Add a parameter to node ${path}` },
-      h('option', { value: '' }, '＋ parameter…'),
+      h('option', { value: '' }, '+ parameter…'),
       optional.map((p) => h('option', { value: p.name }, `${p.name} (${p.type})`))) : null;
     if (addParam) {
       addParam.addEventListener('change', () => {

@@ -80,6 +80,7 @@ export function runView(main, id) {
   replace(main, head, h('h2', {}, 'Steps'), steps, shots, h('h2', {}, 'Data'), data, h('h2', { hidden: true }, 'Messages'), msgs);
 
   const draw = () => {
+    doc.steps = doc.steps || [];
     replace(head, runHead(doc, (d) => { doc = d; draw(); }));
     replace(steps, doc.steps.length ? doc.steps.map(stepItem) : h('li', { class: 'muted' }, active(doc.status) ? 'Waiting for the first step…' : 'No steps.'));
     data.textContent = pretty(doc.data || {});

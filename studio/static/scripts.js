@@ -105,8 +105,9 @@ export function scriptView(main, name) {
           else topErrors.append(h('p', { class: 'field-error' }, d.field ? `${d.field}: ${d.problem}` : d.problem));
         }
         topErrors.prepend(h('p', { class: 'error-box' }, `Not saved: ${e.message}`));
-        const first = main.querySelector('.field.invalid input, .field.invalid textarea, .field.invalid select, .node.has-error .node-type, .head-fields .field-error');
-        if (first && first.focus) first.focus();
+        const first = ['.field.invalid input, .field.invalid textarea, .field.invalid select', '.node.has-error .node-type', '.head-fields input']
+          .map((q) => main.querySelector(q)).find(Boolean);
+        if (first) first.focus();
       } else {
         topErrors.append(errorBox(e));
       }
@@ -187,9 +188,14 @@ export function scriptView(main, name) {
     topErrors,
     h('div', { class: 'tabs', role: 'tablist' }, tabForm, tabJSON),
     formEl, jsonEl, jsonNote,
-    h('div', { class: 'save-row' }, h('button', { type: 'button', class: 'primary', id: 'save-script', onclick: () => save() }, 'Save'), saved),
+    h('div', { class: 'save-row' }, h('button', { type: 'button', class: 'primary', id: 'save-script', onclick: () => save() }, 'Save'), saved,
+      h('span', { class: 'muted small' }, 'Ctrl+S saves too')),
     runBox, triggers, versions);
 
+  // Ctrl+S (⌘S) saves from anywhere on the page.
+  main.addEventListener('keydown', (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === 's') { ev.preventDefault(); save(); }
+  });
   nodeSpecs().then((specs) => {
     editor = new Editor(formEl, specs, (nodes) => { state.nodes = nodes; });
     editor.set(state.nodes);
