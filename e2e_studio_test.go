@@ -18,8 +18,10 @@ import (
 	"time"
 
 	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/input"
 	"github.com/go-rod/rod/lib/proto"
 	"github.com/rodeo-run/rodeo/browser/browsertest"
+	"github.com/rodeo-run/rodeo/scripts"
 )
 
 // studioPage is the studio open in a test Chrome, with everything it logged as an error.
@@ -124,6 +126,7 @@ func TestE2EStudio(t *testing.T) {
 
 	t.Run("SignIn", func(t *testing.T) { studioSignIn(t, p, s.key) })
 	t.Run("RunsListAndRunPage", func(t *testing.T) { studioRuns(t, e, s, p) })
+	t.Run("RecordedTimeline", func(t *testing.T) { studioRecorded(t, e, s, p) })
 	t.Run("ScriptForm", func(t *testing.T) { studioScriptForm(t, e, s, p) })
 	t.Run("ValidationAtTheField", func(t *testing.T) { studioValidation(t, s, p) })
 	t.Run("OtherViews", func(t *testing.T) { studioOtherViews(t, p) })
@@ -192,6 +195,60 @@ func studioRuns(t *testing.T, e *e2e, s *rodeoServer, p *studioPage) {
 	p.wait(t, "pre.json", "ada@example.com")
 	p.shot(t, "studio-run")
 	p.checkNoErrors(t, "runs")
+}
+
+// studioRecorded: a run with "record": true keeps a screenshot per browser step, and its page
+// steps through them with the arrow keys.
+func studioRecorded(t *testing.T, e *e2e, s *rodeoServer, p *studioPage) {
+	body := agentBody(s.key, "sign up, recorded", e.exampleNodes())
+	body["record"] = true
+	st, _, raw := s.post(t, "/agents", body)
+	var doc struct {
+		RunID  string `json:"run_id"`
+		Status string `json:"status"`
+		Steps  []struct {
+			Detail map[string]any `json:"detail"`
+		} `json:"steps"`
+	}
+	if st != 200 || json.Unmarshal(raw, &doc) != nil || doc.Status != "succeeded" {
+		t.Fatalf("POST /agents with record: %d %s", st, raw)
+	}
+	for i, step := range doc.Steps {
+		if shot, _ := step.Detail["screenshot"].(string); !strings.HasPrefix(shot, "/runs/"+doc.RunID+"/artifacts/step-") {
+			t.Errorf("step %d names no screenshot: %v", i, step.Detail)
+		}
+	}
+	var arts struct {
+		Artifacts []struct {
+			Name        string
+			ContentType string `json:"content_type"`
+			Size        int
+		}
+	}
+	s.getJSON(t, "/runs/"+doc.RunID+"/artifacts", 200, &arts)
+	if len(arts.Artifacts) != 5 {
+		t.Fatalf("%d artifacts, want a screenshot for each of the 5 browser steps: %+v", len(arts.Artifacts), arts)
+	}
+	for _, a := range arts.Artifacts {
+		if a.ContentType != "image/jpeg" || a.Size == 0 || a.Size > scripts.MaxRecordedShot {
+			t.Errorf("artifact %+v: want a JPEG of at most %d bytes", a, scripts.MaxRecordedShot)
+		}
+	}
+	p.MustNavigate(s.base + "/#/runs/" + doc.RunID).MustWaitLoad()
+	p.wait(t, ".shots figcaption", "^1 of 5: after step 1$")
+	// The picture itself loads (fetched with the key, shown as a blob: URL).
+	if err := p.Timeout(20 * time.Second).Wait(rod.Eval(`() => { const i = document.querySelector('.shots img'); return !!i && i.complete && i.naturalWidth > 0; }`)); err != nil {
+		t.Fatalf("the first screenshot did not load: %v", err)
+	}
+	p.MustElement(".shots figure.timeline").MustFocus()
+	p.Keyboard.MustType(input.ArrowRight)
+	p.wait(t, ".shots figcaption", "^2 of 5: after step 2$")
+	p.Keyboard.MustType(input.ArrowRight, input.ArrowRight, input.ArrowRight, input.ArrowRight)
+	p.wait(t, ".shots figcaption", "^5 of 5: after step 5$")
+	p.Keyboard.MustType(input.ArrowLeft)
+	p.wait(t, ".shots figcaption", "^4 of 5")
+	p.shot(t, "studio-timeline")
+	p.checkNoErrors(t, "recorded run")
 }
 
 func studioScriptForm(t *testing.T, e *e2e, s *rodeoServer, p *studioPage) {

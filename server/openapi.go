@@ -115,7 +115,8 @@ func (s *Server) buildOpenAPI() fiber.Map {
 				"Node": node,
 				"AgentRequest": fiber.Map{"type": "object", "required": []string{"goal", "json_output"}, "properties": fiber.Map{
 					"key": str, "goal": str, "json_output": fiber.Map{"type": "array", "items": ref("Node")},
-					"data": fiber.Map{"type": "object", "description": "initial variables"}, "timeout": fiber.Map{"type": "number", "description": "seconds"}}},
+					"data": fiber.Map{"type": "object", "description": "initial variables"}, "timeout": fiber.Map{"type": "number", "description": "seconds"},
+					"record": fiber.Map{"type": "boolean", "description": "keep a screenshot after each browser step as a run artifact"}}},
 				"ScriptRequest": fiber.Map{"type": "object", "required": []string{"goal", "json_output"}, "properties": fiber.Map{
 					"key": str, "goal": str, "json_output": fiber.Map{"type": "array", "items": ref("Node")}}},
 				"TriggerRequest": fiber.Map{"type": "object", "required": []string{"name"}, "properties": fiber.Map{

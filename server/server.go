@@ -149,6 +149,7 @@ func (s *Server) postAgents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	script.Record = req.Record
 	run, err := s.cfg.Engine.Start(c.UserContext(), script, scripts.StartOptions{
 		Account: key.Account, Source: "api", Timeout: time.Duration(req.Timeout * float64(time.Second))})
 	if err != nil {

@@ -88,7 +88,8 @@ export function runView(main, id) {
   const loadShots = async () => {
     try {
       const list = (await get(`/runs/${enc(id)}/artifacts`)).artifacts || [];
-      const images = list.filter((a) => a.content_type.startsWith('image/'));
+      const images = list.filter((a) => a.content_type.startsWith('image/'))
+        .sort((a, b) => a.created.localeCompare(b.created) || a.name.localeCompare(b.name, undefined, { numeric: true }));
       if (images.length) timeline(shots, images, urls);
     } catch { /* a run without artifacts shows none */ }
   };
@@ -194,7 +195,8 @@ function timeline(section, images, urls) {
   const caption = h('figcaption');
   const show = async (i) => {
     at = Math.max(0, Math.min(images.length - 1, i));
-    caption.textContent = `${at + 1} of ${images.length}: ${images[at].name}`;
+    const step = images[at].name.match(/^step-([\w-]+)\.jpg$/);
+    caption.textContent = `${at + 1} of ${images.length}: ${step ? `after step ${step[1].split('-').map((p, i) => (i % 2 ? p : String(Number(p) + 1))).join(' ')}` : images[at].name}`;
     const u = await blobURL(images[at].url);
     urls.push(u);
     img.src = u;
