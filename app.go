@@ -307,12 +307,14 @@ type serviceFlags struct {
 	codeNodes bool
 	smtpURL   string
 	llmBelow  string
+	record    bool
 }
 
 func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
 	fs.BoolVar(&sf.codeNodes, "code-nodes", a.envBool("RODEO_CODE_NODES", true), "allow python and bash nodes (env RODEO_CODE_NODES)")
 	// No env default here: -h prints defaults, and this one holds a password (see services).
 	fs.StringVar(&sf.smtpURL, "smtp-url", "", "send email through smtp://user:pass@host:port or smtps://… (env RODEO_SMTP_URL; sender: ?from= or RODEO_SMTP_FROM); unset keeps mail in the outbox")
+	fs.BoolVar(&sf.record, "record", a.envBool("RODEO_RECORD", false), "keep a screenshot after every browser step of every run as a run artifact (env RODEO_RECORD)")
 	fs.StringVar(&sf.llmBelow, "llm-below", a.env("RODEO_LLM_BELOW", ""), "with a model configured, the semantic engine asks it when its own confidence is below this; default: the confidence a heuristic answer needs to be acted on; lower saves calls, higher catches more (env RODEO_LLM_BELOW)")
 }
 
@@ -335,7 +337,7 @@ func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string,
 	if model != nil {
 		log.Info("language model configured", "model", model.Model(), "asked_below", below)
 	}
-	svc := &scripts.Services{Store: db, LLM: model, LLMBelow: below, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}
+	svc := &scripts.Services{Store: db, LLM: model, LLMBelow: below, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work, RecordSteps: sf.record}
 	if sf.smtpURL == "" {
 		sf.smtpURL = a.Getenv("RODEO_SMTP_URL")
 	}

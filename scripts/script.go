@@ -21,6 +21,8 @@ type Script struct {
 	Data  map[string]any `json:"data,omitempty"`
 	// Source is the json_output as sent, kept for saved scripts and records.
 	Source json.RawMessage `json:"json_output"`
+	// Record keeps a screenshot after each browser step (the request's "record"; record.go).
+	Record bool `json:"-"`
 }
 
 // Call is one node of a script: its spec, its raw (untemplated) params and the generic fields
@@ -56,6 +58,8 @@ type Request struct {
 	Data       map[string]any    `json:"data"`
 	// Timeout bounds the whole run, in seconds (optional; the server's default applies).
 	Timeout float64 `json:"timeout"`
+	// Record keeps a screenshot after each browser step as a run artifact (record.go).
+	Record bool `json:"record"`
 }
 
 // DecodeRequest parses an agent request strictly enough to give useful errors: malformed JSON is

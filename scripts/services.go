@@ -26,6 +26,9 @@ type Services struct {
 	PublicURL string
 	// WorkDir holds the runs' working folders (code nodes, downloads, screenshots).
 	WorkDir string
+	// RecordSteps keeps a screenshot after every browser step of every run (--record; see
+	// record.go). A request's "record": true does it for one run.
+	RecordSteps bool
 }
 
 // Mail is one outgoing message.

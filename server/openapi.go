@@ -45,6 +45,8 @@ var operations = []operation{
 	{"GET", "/healthz", "Health: status, version, active runs, browser pool", false, "", 200, "", nil},
 	{"GET", "/metrics", "Prometheus metrics (text format)", false, "", 200, "", nil},
 	{"GET", "/openapi.json", "This document", false, "", 200, "", nil},
+	{"GET", "/", "The studio: the web page (HTML) to watch runs and build scripts (docs/studio.md)", false, "", 200, "", nil},
+	{"GET", "/studio/{file}", "The studio's embedded scripts and styles", false, "", 200, "", []int{404}},
 }
 
 var errorCodes = map[int]string{
@@ -113,7 +115,8 @@ func (s *Server) buildOpenAPI() fiber.Map {
 				"Node": node,
 				"AgentRequest": fiber.Map{"type": "object", "required": []string{"goal", "json_output"}, "properties": fiber.Map{
 					"key": str, "goal": str, "json_output": fiber.Map{"type": "array", "items": ref("Node")},
-					"data": fiber.Map{"type": "object", "description": "initial variables"}, "timeout": fiber.Map{"type": "number", "description": "seconds"}}},
+					"data": fiber.Map{"type": "object", "description": "initial variables"}, "timeout": fiber.Map{"type": "number", "description": "seconds"},
+					"record": fiber.Map{"type": "boolean", "description": "keep a screenshot after each browser step as a run artifact"}}},
 				"ScriptRequest": fiber.Map{"type": "object", "required": []string{"goal", "json_output"}, "properties": fiber.Map{
 					"key": str, "goal": str, "json_output": fiber.Map{"type": "array", "items": ref("Node")}}},
 				"TriggerRequest": fiber.Map{"type": "object", "required": []string{"name"}, "properties": fiber.Map{

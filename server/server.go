@@ -149,6 +149,7 @@ func (s *Server) postAgents(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	script.Record = req.Record
 	if top, nested := scheduleNodes(script.Nodes); len(top) > 0 || nested {
 		return s.postScheduledAgent(c, key.Account, req, script) // server/schedules.go
 	}
@@ -170,6 +171,7 @@ type runSummary struct {
 	Status     string             `json:"status"`
 	Goal       string             `json:"goal"`
 	Source     string             `json:"source,omitempty"`
+	Script     *scripts.ScriptRef `json:"script,omitempty"`
 	Created    time.Time          `json:"created"`
 	Finished   *time.Time         `json:"finished,omitempty"`
 	DurationMS int64              `json:"duration_ms"`
@@ -196,7 +198,7 @@ func (s *Server) listRuns(c *fiber.Ctx) error {
 		if live, ok := s.cfg.Engine.Active(account, rec.ID); ok {
 			d = live.Doc()
 		}
-		out = append(out, runSummary{RunID: d.RunID, Status: d.Status, Goal: d.Goal, Source: d.Source, Created: d.Created,
+		out = append(out, runSummary{RunID: d.RunID, Status: d.Status, Goal: d.Goal, Source: d.Source, Script: d.Script, Created: d.Created,
 			Finished: d.Finished, DurationMS: d.DurationMS, Steps: len(d.Steps), Error: d.Error})
 	}
 	resp := fiber.Map{"runs": out}
