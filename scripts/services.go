@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/rodeo-run/rodeo/llm"
+	"github.com/rodeo-run/rodeo/netguard"
 	"github.com/rodeo-run/rodeo/store"
 )
 
@@ -26,6 +27,17 @@ type Services struct {
 	PublicURL string
 	// WorkDir holds the runs' working folders (code nodes, downloads, screenshots).
 	WorkDir string
+	// Net decides which addresses the HTTP nodes and open tab may reach; nil means
+	// netguard.Default() (cloud metadata and link-local refused).
+	Net *netguard.Guard
+}
+
+// Guard returns the run's outbound guard (never nil).
+func (s *Services) Guard() *netguard.Guard {
+	if s == nil || s.Net == nil {
+		return netguard.Default()
+	}
+	return s.Net
 }
 
 // Mail is one outgoing message.

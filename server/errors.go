@@ -22,6 +22,7 @@ var statusOf = map[string]int{
 	errs.BrowserUnavailable: fiber.StatusServiceUnavailable,
 	"method_not_allowed":    fiber.StatusMethodNotAllowed,
 	errs.Internal:           fiber.StatusInternalServerError,
+	errs.AddressBlocked:     fiber.StatusForbidden,
 }
 
 // retryAfter is the Retry-After (seconds) sent with 429 and 503 when the error names no wait.
