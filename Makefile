@@ -23,6 +23,7 @@ deps:
 	   && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then \
 	  missing="chromium"; \
 	fi; \
+	command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "installing Debian packages: $$missing"; \

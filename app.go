@@ -305,12 +305,17 @@ type serviceFlags struct {
 	// denyPrivate is --deny-private-network; guard is built from it once (outboundGuard).
 	denyPrivate bool
 	guard       *netguard.Guard
+	// codeSandbox is --code-sandbox (on|off), codeNetwork --code-network.
+	codeSandbox string
+	codeNetwork bool
 }
 
 func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
 	fs.BoolVar(&sf.codeNodes, "code-nodes", a.envBool("RODEO_CODE_NODES", true), "allow python and bash nodes (env RODEO_CODE_NODES)")
 	// No env default here: -h prints defaults, and this one holds a password (see services).
 	fs.StringVar(&sf.smtpURL, "smtp-url", "", "send email through smtp://user:pass@host:port or smtps://… (env RODEO_SMTP_URL; sender: ?from= or RODEO_SMTP_FROM); unset keeps mail in the outbox")
+	fs.StringVar(&sf.codeSandbox, "code-sandbox", a.env("RODEO_CODE_SANDBOX", "on"), "run code nodes in a bubblewrap sandbox (on), or unsandboxed (off); where bwrap cannot run, code nodes fail with sandbox_unavailable (env RODEO_CODE_SANDBOX)")
+	fs.BoolVar(&sf.codeNetwork, "code-network", a.envBool("RODEO_CODE_NETWORK", true), "give sandboxed code nodes the network (env RODEO_CODE_NETWORK)")
 	fs.BoolVar(&sf.denyPrivate, "deny-private-network", a.envBool("RODEO_DENY_PRIVATE_NETWORK", false), "outbound requests (HTTP nodes, open tab, the browser's pages) may not reach private ranges or loopback either; cloud metadata and link-local are always refused (env RODEO_DENY_PRIVATE_NETWORK)")
 	fs.StringVar(&sf.llmBelow, "llm-below", a.env("RODEO_LLM_BELOW", "0.6"), "with a model configured, the semantic engine asks it when its own confidence is below this: lower saves calls, higher catches more (env RODEO_LLM_BELOW)")
 }
@@ -332,6 +337,9 @@ func (a *App) services(sf *serviceFlags, db *store.DB, publicURL, dataDir string
 	}
 	svc := &scripts.Services{Store: db, LLM: model, LLMBelow: below, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work}
 	svc.Net = sf.outboundGuard()
+	if err := sf.sandbox(svc, log); err != nil {
+		return nil, err
+	}
 	if sf.smtpURL == "" {
 		sf.smtpURL = a.Getenv("RODEO_SMTP_URL")
 	}

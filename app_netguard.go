@@ -1,10 +1,12 @@
 package main
 
 import (
+	"fmt"
 	"log/slog"
 
 	"github.com/rodeo-run/rodeo/browser"
 	"github.com/rodeo-run/rodeo/netguard"
+	"github.com/rodeo-run/rodeo/scripts"
 )
 
 // outboundGuard is the run's outbound guard, built once from --deny-private-network.
@@ -39,4 +41,24 @@ func (sf *serviceFlags) guardBrowsers(cfg *browser.Config, log *slog.Logger) (st
 		cfg.Flags[k] = v
 	}
 	return func() { _ = p.Close() }, nil
+}
+
+// sandbox sets the code sandbox from --code-sandbox and --code-network, and says at start when
+// bwrap cannot run (code nodes then fail with sandbox_unavailable; the server still serves).
+func (sf *serviceFlags) sandbox(svc *scripts.Services, log *slog.Logger) error {
+	switch sf.codeSandbox {
+	case "on", "":
+	case "off":
+		svc.Sandbox.Off = true
+		log.Warn("code nodes run without a sandbox (--code-sandbox=off)")
+	default:
+		return fmt.Errorf("--code-sandbox / RODEO_CODE_SANDBOX: want on or off, got %q", sf.codeSandbox)
+	}
+	svc.Sandbox.NoNetwork = !sf.codeNetwork
+	if sf.codeNodes && !svc.Sandbox.Off {
+		if _, err := svc.Sandbox.Available(); err != nil {
+			log.Warn("code nodes will be refused", "reason", err.Error())
+		}
+	}
+	return nil
 }

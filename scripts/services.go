@@ -5,6 +5,7 @@ import (
 
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/netguard"
+	"github.com/rodeo-run/rodeo/sandbox"
 	"github.com/rodeo-run/rodeo/store"
 )
 
@@ -27,6 +28,9 @@ type Services struct {
 	PublicURL string
 	// WorkDir holds the runs' working folders (code nodes, downloads, screenshots).
 	WorkDir string
+	// Sandbox is where code nodes run; the zero value is the bubblewrap sandbox with the default
+	// limits and network (docs/security.md).
+	Sandbox sandbox.Config
 	// Net decides which addresses the HTTP nodes and open tab may reach; nil means
 	// netguard.Default() (cloud metadata and link-local refused).
 	Net *netguard.Guard
