@@ -44,30 +44,30 @@ func (c Class) String() string {
 // the instance: AWS's IPv6 metadata, Alibaba Cloud's metadata, Oracle's legacy metadata and
 // Azure's WireServer.
 var metadataAddrs = map[netip.Addr]bool{
-	netip.MustParseAddr("fd00:ec2::254"):   true,
-	netip.MustParseAddr("100.100.100.200"): true,
-	netip.MustParseAddr("192.0.0.192"):     true,
-	netip.MustParseAddr("168.63.129.16"):   true,
+	addr("fd00:ec2::254"):   true,
+	addr("100.100.100.200"): true,
+	addr("192.0.0.192"):     true,
+	addr("168.63.129.16"):   true,
 }
 
 // privatePrefixes are the non-public ranges netip has no predicate for.
 var privatePrefixes = []netip.Prefix{
-	netip.MustParsePrefix("0.0.0.0/8"),     // "this network"
-	netip.MustParsePrefix("100.64.0.0/10"), // carrier-grade NAT, also cloud-internal
-	netip.MustParsePrefix("192.0.0.0/24"),  // IETF protocol assignments
-	netip.MustParsePrefix("198.18.0.0/15"), // benchmarking
-	netip.MustParsePrefix("240.0.0.0/4"),   // reserved, and the broadcast address
-	netip.MustParsePrefix("fec0::/10"),     // deprecated site-local
-	netip.MustParsePrefix("100::/64"),      // discard-only
+	prefix("0.0.0.0/8"),     // "this network"
+	prefix("100.64.0.0/10"), // carrier-grade NAT, also cloud-internal
+	prefix("192.0.0.0/24"),  // IETF protocol assignments
+	prefix("198.18.0.0/15"), // benchmarking
+	prefix("240.0.0.0/4"),   // reserved, and the broadcast address
+	prefix("fec0::/10"),     // deprecated site-local
+	prefix("100::/64"),      // discard-only
 }
 
 // Embedded IPv4 forms: an IPv6 address that a NAT64 gateway, a 6to4 relay or the deprecated
 // IPv4-compatible form turns into the IPv4 address it carries.
 var (
-	nat64     = netip.MustParsePrefix("64:ff9b::/96")
-	nat64Locl = netip.MustParsePrefix("64:ff9b:1::/48")
-	sixToFour = netip.MustParsePrefix("2002::/16")
-	v4compat  = netip.MustParsePrefix("::/96")
+	nat64     = prefix("64:ff9b::/96")
+	nat64Locl = prefix("64:ff9b:1::/48")
+	sixToFour = prefix("2002::/16")
+	v4compat  = prefix("::/96")
 )
 
 // Classify says what kind of address ip is. IPv6 forms that carry an IPv4 address (mapped,
@@ -112,4 +112,21 @@ func embeddedV4(ip netip.Addr) (netip.Addr, bool) {
 		return netip.AddrFrom4([4]byte(b[12:16])), true
 	}
 	return netip.Addr{}, false
+}
+
+// addr and prefix parse the literals of the tables above (a typo there panics at start).
+func addr(s string) netip.Addr {
+	a, err := netip.ParseAddr(s)
+	if err != nil {
+		panic(err)
+	}
+	return a
+}
+
+func prefix(s string) netip.Prefix {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		panic(err)
+	}
+	return p
 }

@@ -54,7 +54,11 @@ func (r *Resolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr,
 	}
 	out := make([]netip.Addr, len(answers))
 	for i, a := range answers {
-		out[i] = netip.MustParseAddr(a)
+		ip, err := netip.ParseAddr(a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ip
 	}
 	return out, nil
 }
