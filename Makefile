@@ -24,6 +24,7 @@ deps:
 	   && ! command -v chromium-browser >/dev/null 2>&1 && ! command -v google-chrome >/dev/null 2>&1; then \
 	  missing="chromium"; \
 	fi; \
+	command -v bwrap >/dev/null 2>&1 || missing="$$missing bubblewrap"; \
 	optional=""; \
 	command -v Xvfb >/dev/null 2>&1 || optional="$$optional xvfb"; \
 	command -v ffmpeg >/dev/null 2>&1 || optional="$$optional ffmpeg"; \

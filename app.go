@@ -22,6 +22,7 @@ import (
 	"github.com/rodeo-run/rodeo/extension"
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/mail"
+	"github.com/rodeo-run/rodeo/netguard"
 	"github.com/rodeo-run/rodeo/scripts"
 	"github.com/rodeo-run/rodeo/semantic"
 	"github.com/rodeo-run/rodeo/server"
@@ -235,7 +236,13 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	}
 
-	pool, err := browser.NewPool(ctx, bf.config(log, a.Getenv))
+	bcfg := bf.config(log, a.Getenv)
+	stopProxy, err := sf.guardBrowsers(&bcfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopProxy()
+	pool, err := browser.NewPool(ctx, bcfg)
 	if err != nil {
 		return fmt.Errorf("browser pool: %w", err)
 	}
@@ -248,7 +255,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	if *publicURL == "" {
 		*publicURL = "http://" + ln.Addr().String()
 	}
-	services, err := a.services(sf, db, *publicURL, *data, log)
+	services, err := a.services(&sf, db, *publicURL, *data, log)
 	if err != nil {
 		return err
 	}
@@ -308,6 +315,12 @@ type serviceFlags struct {
 	smtpURL   string
 	llmBelow  string
 	record    bool
+	// denyPrivate is --deny-private-network; guard is built from it once (outboundGuard).
+	denyPrivate bool
+	guard       *netguard.Guard
+	// codeSandbox is --code-sandbox (on|off), codeNetwork --code-network.
+	codeSandbox string
+	codeNetwork bool
 }
 
 func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
@@ -315,12 +328,15 @@ func (a *App) addServiceFlags(fs *flag.FlagSet, sf *serviceFlags) {
 	// No env default here: -h prints defaults, and this one holds a password (see services).
 	fs.StringVar(&sf.smtpURL, "smtp-url", "", "send email through smtp://user:pass@host:port or smtps://… (env RODEO_SMTP_URL; sender: ?from= or RODEO_SMTP_FROM); unset keeps mail in the outbox")
 	fs.BoolVar(&sf.record, "record", a.envBool("RODEO_RECORD", false), "keep a screenshot after every browser step of every run as a run artifact (env RODEO_RECORD)")
+	fs.StringVar(&sf.codeSandbox, "code-sandbox", a.env("RODEO_CODE_SANDBOX", "on"), "run code nodes in a bubblewrap sandbox (on), or unsandboxed (off); where bwrap cannot run, code nodes fail with sandbox_unavailable (env RODEO_CODE_SANDBOX)")
+	fs.BoolVar(&sf.codeNetwork, "code-network", a.envBool("RODEO_CODE_NETWORK", true), "give sandboxed code nodes the network (env RODEO_CODE_NETWORK)")
+	fs.BoolVar(&sf.denyPrivate, "deny-private-network", a.envBool("RODEO_DENY_PRIVATE_NETWORK", false), "outbound requests (HTTP nodes, open tab, the browser's pages) may not reach private ranges or loopback either; cloud metadata and link-local are always refused (env RODEO_DENY_PRIVATE_NETWORK)")
 	fs.StringVar(&sf.llmBelow, "llm-below", a.env("RODEO_LLM_BELOW", ""), "with a model configured, the semantic engine asks it when its own confidence is below this; default: the confidence a heuristic answer needs to be acted on; lower saves calls, higher catches more (env RODEO_LLM_BELOW)")
 }
 
 // services builds the runner's services: the store, the model (OPENAI_API_KEY, OPENAI_BASE_URL,
 // RODEO_LLM_MODEL), mail, the code policy and the runs' working folder.
-func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string, log *slog.Logger) (*scripts.Services, error) {
+func (a *App) services(sf *serviceFlags, db *store.DB, publicURL, dataDir string, log *slog.Logger) (*scripts.Services, error) {
 	work := filepath.Join(dataDir, "work")
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		return nil, fmt.Errorf("work directory: %w", err)
@@ -338,6 +354,10 @@ func (a *App) services(sf serviceFlags, db *store.DB, publicURL, dataDir string,
 		log.Info("language model configured", "model", model.Model(), "asked_below", below)
 	}
 	svc := &scripts.Services{Store: db, LLM: model, LLMBelow: below, CodeNodes: sf.codeNodes, PublicURL: publicURL, WorkDir: work, RecordSteps: sf.record}
+	svc.Net = sf.outboundGuard()
+	if err := sf.sandbox(svc, log); err != nil {
+		return nil, err
+	}
 	if sf.smtpURL == "" {
 		sf.smtpURL = a.Getenv("RODEO_SMTP_URL")
 	}
@@ -428,7 +448,7 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	} else {
 		log.Warn("running without the data directory (sheets and the outbox are unavailable)", "err", err)
 	}
-	services, err := a.services(sf, db, "", data.Value.String(), log)
+	services, err := a.services(&sf, db, "", data.Value.String(), log)
 	if err != nil {
 		return exitInvalid, err
 	}
@@ -439,6 +459,11 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	if scripts.NeedsBrowser(script.Nodes) {
 		cfg := bf.config(log, a.Getenv)
 		cfg.Browsers = 1
+		stopProxy, err := sf.guardBrowsers(&cfg, log)
+		if err != nil {
+			return exitFailed, err
+		}
+		defer stopProxy()
 		pool, err := browser.NewPool(ctx, cfg)
 		if err != nil {
 			return exitFailed, err

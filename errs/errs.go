@@ -32,6 +32,9 @@ const (
 	CodeFailed         = "code_failed"
 	NodeFailed         = "node_failed"
 	VariableNotSet     = "variable_not_set"
+	// AddressBlocked is an outbound request to an address the server refuses (cloud metadata,
+	// link-local; private and loopback with --deny-private-network).
+	AddressBlocked = "address_blocked"
 )
 
 // Codes of the desktop and media nodes.

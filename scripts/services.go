@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/rodeo-run/rodeo/llm"
+	"github.com/rodeo-run/rodeo/netguard"
+	"github.com/rodeo-run/rodeo/sandbox"
 	"github.com/rodeo-run/rodeo/store"
 )
 
@@ -29,6 +31,20 @@ type Services struct {
 	// RecordSteps keeps a screenshot after every browser step of every run (--record; see
 	// record.go). A request's "record": true does it for one run.
 	RecordSteps bool
+	// Sandbox is where code nodes run; the zero value is the bubblewrap sandbox with the default
+	// limits and network (docs/security.md).
+	Sandbox sandbox.Config
+	// Net decides which addresses the HTTP nodes and open tab may reach; nil means
+	// netguard.Default() (cloud metadata and link-local refused).
+	Net *netguard.Guard
+}
+
+// Guard returns the run's outbound guard (never nil).
+func (s *Services) Guard() *netguard.Guard {
+	if s == nil || s.Net == nil {
+		return netguard.Default()
+	}
+	return s.Net
 }
 
 // Mail is one outgoing message.

@@ -22,6 +22,7 @@ var statusOf = map[string]int{
 	errs.BrowserUnavailable: fiber.StatusServiceUnavailable,
 	"method_not_allowed":    fiber.StatusMethodNotAllowed,
 	errs.Internal:           fiber.StatusInternalServerError,
+	errs.AddressBlocked:     fiber.StatusForbidden,
 
 	// desktop and media nodes
 	errs.DesktopUnavailable:       fiber.StatusServiceUnavailable,

@@ -38,11 +38,11 @@ func init() {
 			{Name: "URL", Type: scripts.String, Required: true, Template: true,
 				Description: "the endpoint (http or https)", Example: "https://api.example.com/v1/items"},
 			{Name: "method", Type: scripts.String, Enum: httpMethods,
-				Description: "the HTTP method; default POST when there is a body or data, else GET", Example: "POST"},
+				Description: "the HTTP method; default POST when there is a body or data, else GET (an empty body {} counts as none)", Example: "POST"},
 			{Name: "headers", Type: scripts.Object, Template: true,
 				Description: "request headers; their values never appear in step details", Example: map[string]any{"Authorization": "Bearer {{token}}"}},
 			{Name: "body", Type: scripts.Object, Template: true,
-				Description: "the request body, sent as JSON; {{name}} placeholders expand in its text values", Example: map[string]any{"name": "{{name}}"}},
+				Description: "the request body, sent as JSON; {{name}} placeholders expand in its text values; an empty {} is no body (GET) unless method is POST, PUT or PATCH", Example: map[string]any{"name": "{{name}}"}},
 			{Name: "data", Type: scripts.String,
 				Description: "a variable whose value is the body: objects, arrays and JSON text go as JSON, other text as text/plain (with body, an object's fields are added to body's)", Example: "order"},
 			{Name: "output", Type: scripts.String,
@@ -75,7 +75,13 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			n := &api{req: httpRequest{url: rawURL, headers: headers, method: strings.ToUpper(strings.TrimSpace(method))}, body: body, dataVar: dataVar}
+			method = strings.ToUpper(strings.TrimSpace(method))
+			if len(body) == 0 && method != "POST" && method != "PUT" && method != "PATCH" {
+				// The node template lists every field, so a plain GET arrives with "body": {}:
+				// an empty body is no body unless the method asks for one.
+				body = nil
+			}
+			n := &api{req: httpRequest{url: rawURL, headers: headers, method: method}, body: body, dataVar: dataVar}
 			if n.req.method == "" {
 				n.req.method = "GET"
 				if body != nil || dataVar != "" {

@@ -134,8 +134,7 @@ func execCode(ctx context.Context, env *scripts.Env, lang, source string) (codeR
 	default:
 		return codeResult{}, errs.E(errs.Internal, "unknown code language %s", lang)
 	}
-	bin, err := exec.LookPath(args[0])
-	if err != nil {
+	if _, err := exec.LookPath(args[0]); err != nil {
 		return codeResult{}, errs.E(errs.CodeFailed, "%s is not installed on the server", args[0])
 	}
 
@@ -146,14 +145,23 @@ func execCode(ctx context.Context, env *scripts.Env, lang, source string) (codeR
 	}
 	defer sigR.Close()
 
-	cmd := exec.CommandContext(ctx, bin, args[1:]...)
-	cmd.Dir = dir
-	cmd.Env = childEnv(dir)
+	// The sandbox (docs/security.md): the run's folder is the only writable place, limits apply.
+	sb := env.Services().Sandbox
+	cmd, done, err := sb.Command(ctx, dir, childEnv(dir), args)
+	if err != nil {
+		sigW.Close()
+		if errs.Code(err) != errs.Internal {
+			return codeResult{}, err
+		}
+		return codeResult{}, errs.E(errs.CodeFailed, "start %s: %v", args[0], err)
+	}
+	defer done()
+	env.SetDetail("sandbox", !sb.Off)
 	stdout, stderr := &capped{limit: outputCap}, &capped{limit: outputCap}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.ExtraFiles = []*os.File{sigW}
-	// Its own process group, so the time limit ends the children it started too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Its own process group (Command sets it), so the time limit ends the children it started
+	// too; in the sandbox, ending bwrap ends its whole PID namespace.
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = 2 * time.Second
 

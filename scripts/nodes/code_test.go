@@ -229,26 +229,46 @@ func TestCode_TimeoutKillsTheProcessGroup(t *testing.T) {
 	services := &scripts.Services{CodeNodes: true, WorkDir: t.TempDir()}
 	begin := time.Now()
 	r, doc := codeRun(t, services, []map[string]any{{"type": "bash", "timeout": 1,
-		"command": "sleep 60 & echo $! > child.pid; python3 -c 'import time; time.sleep(60)'"}}, nil)
+		"command": "sleep 61.4242 & echo $! > child.pid; python3 -c 'import time; time.sleep(60)'"}}, nil)
 	if took := time.Since(begin); took > 8*time.Second {
 		t.Errorf("the run took %s with a 1s node time limit", took)
 	}
 	if stepErr(doc, 0) != "timeout" {
 		t.Fatal(dump(doc))
 	}
-	raw, err := os.ReadFile(filepath.Join(services.WorkDir, r.ID(), "child.pid"))
-	if err != nil {
+	if _, err := os.ReadFile(filepath.Join(services.WorkDir, r.ID(), "child.pid")); err != nil {
 		t.Fatal(err)
 	}
-	pid, _ := strconv.Atoi(strings.TrimSpace(string(raw)))
+	// The child's pid is the sandbox's own (a PID namespace): look for it by its command line.
 	deadline := time.Now().Add(3 * time.Second)
-	for alive(pid) {
+	for {
+		pid := findProcess("61.4242")
+		if pid == 0 {
+			break
+		}
 		if time.Now().After(deadline) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Fatalf("the background child %d outlived the time limit", pid)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+	_ = r
+}
+
+// findProcess returns a live process whose command line contains s, or 0.
+func findProcess(s string) int {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmd, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && strings.Contains(string(cmd), s) && alive(pid) {
+			return pid
+		}
+	}
+	return 0
 }
 
 // alive reports whether pid runs (a zombie waiting for its reaper counts as dead).
@@ -285,11 +305,14 @@ func TestCode_NoInheritedSecrets(t *testing.T) {
 	if env["HOME"] != work || env["TMPDIR"] != work {
 		t.Errorf("HOME/TMPDIR = %v/%v, want the run's folder %s", env["HOME"], env["TMPDIR"], work)
 	}
-	// What the process was started with (interpreters add their own, e.g. SHLVL, PWD).
+	// What the process was started with (interpreters add their own, e.g. SHLVL; the sandbox
+	// adds PWD, the run's folder).
 	var names []string
 	for _, kv := range strings.Split(doc.Data["shenv"].(string), "\n") {
 		name, _, _ := strings.Cut(kv, "=")
-		names = append(names, name)
+		if name != "PWD" {
+			names = append(names, name)
+		}
 	}
 	if strings.Join(names, ",") != "PATH,HOME,LANG,TMPDIR" {
 		t.Errorf("the code's environment has %v, want only PATH, HOME, LANG, TMPDIR", names)

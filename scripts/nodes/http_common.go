@@ -12,10 +12,12 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/netguard"
 	"github.com/rodeo-run/rodeo/scripts"
 )
 
@@ -30,23 +32,25 @@ const (
 	bodyExcerpt = 500
 )
 
-// httpClient is shared by the HTTP nodes. Time limits come from each node's context (its
-// `timeout`); the transport bounds only the connection phases, so a dead host fails fast.
-var httpClient = &http.Client{
-	Transport: &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ResponseHeaderTimeout: 0,
-		MaxIdleConnsPerHost:   4,
-		IdleConnTimeout:       60 * time.Second,
-	},
-	CheckRedirect: func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		return nil
-	},
+// httpClients holds one client per outbound guard, so keep-alive connections are shared by the
+// HTTP nodes. Time limits come from each node's context (its `timeout`); the guard's transport
+// bounds only the connection phases, so a dead host fails fast, and checks every address it dials.
+var httpClients sync.Map // *netguard.Guard -> *http.Client
+
+func httpClientFor(g *netguard.Guard) *http.Client {
+	if c, ok := httpClients.Load(g); ok {
+		return c.(*http.Client)
+	}
+	c, _ := httpClients.LoadOrStore(g, &http.Client{
+		Transport: g.Transport(),
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			return nil
+		},
+	})
+	return c.(*http.Client)
 }
 
 // request is one HTTP call of a node.
@@ -163,11 +167,14 @@ func httpSend(ctx context.Context, env *scripts.Env, r httpRequest) (*http.Respo
 		req.Header.Set(k, v)
 	}
 	start := time.Now()
-	res, err := httpClient.Do(req)
+	res, err := httpClientFor(env.Services().Guard()).Do(req)
 	env.SetDetail("elapsed_ms", time.Since(start).Milliseconds())
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err() // the runner names the node's time limit
+		}
+		if blocked := blockedError(err); blocked != nil {
+			return nil, errs.E(errs.AddressBlocked, "%s %s was refused: %w", r.method, redactURL(u), blocked)
 		}
 		return nil, errs.E(codeRequestFailed, "%s %s got no answer: %s", r.method, redactURL(u), transportProblem(err))
 	}
@@ -338,6 +345,15 @@ func transportProblem(err error) string {
 		return ue.Err.Error()
 	}
 	return err.Error()
+}
+
+// blockedError is the guard's refusal in err's chain, or nil.
+func blockedError(err error) error {
+	var e *errs.Error
+	if errors.As(err, &e) && e.Code == errs.AddressBlocked {
+		return e
+	}
+	return nil
 }
 
 func singleLine(s string) string {

@@ -79,6 +79,13 @@ func normalizeURL(raw string) (string, error) {
 }
 
 func (n *openTab) Run(ctx context.Context, env *scripts.Env) error {
+	// The early, clear refusal; the browser's own connections (redirects, subresources) go
+	// through the server's outbound proxy, which applies the same guard (docs/security.md).
+	if u, err := url.Parse(n.url); err == nil {
+		if err := env.Services().Guard().CheckURL(ctx, u); err != nil {
+			return errs.E(errs.AddressBlocked, "open tab %s was refused: %w", n.url, err)
+		}
+	}
 	tab := env.NewTab
 	if n.sameTab {
 		tab = env.Page
