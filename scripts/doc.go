@@ -74,15 +74,25 @@ type Doc struct {
 	Error  *ErrorBody     `json:"error"`
 	Source string         `json:"source,omitempty"`
 	// Script names the saved script a run ran (webhook triggers); absent for ad-hoc agents.
-	Script     *ScriptRef `json:"script,omitempty"`
-	Created    time.Time  `json:"created"`
-	Started    *time.Time `json:"started,omitempty"`
-	Finished   *time.Time `json:"finished,omitempty"`
-	DurationMS int64      `json:"duration_ms"`
+	Script *ScriptRef `json:"script,omitempty"`
+	// Trigger names the schedule, address, number or watch that started a run, and the slot a
+	// schedule fired for; absent for runs started by the API, the CLI or a webhook.
+	Trigger    *TriggerRef `json:"trigger,omitempty"`
+	Created    time.Time   `json:"created"`
+	Started    *time.Time  `json:"started,omitempty"`
+	Finished   *time.Time  `json:"finished,omitempty"`
+	DurationMS int64       `json:"duration_ms"`
 }
 
 // ScriptRef names a saved script and the version of it that a run ran.
 type ScriptRef struct {
 	Name    string `json:"name"`
 	Version int    `json:"version"`
+}
+
+// TriggerRef names what started a run: a schedule's, email address's, phone number's or watch's
+// id, and for a schedule the slot it fired for.
+type TriggerRef struct {
+	ID   string     `json:"id"`
+	Slot *time.Time `json:"slot,omitempty"`
 }

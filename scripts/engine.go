@@ -67,6 +67,8 @@ type StartOptions struct {
 	// Script, when set, names the saved script (and version) the run runs; the run document
 	// shows it.
 	Script *ScriptRef
+	// Trigger, when set, names the schedule, address, number or watch that started the run.
+	Trigger *TriggerRef
 }
 
 // Start admits and starts a run of s. Admission leases a browser first when the script needs
@@ -119,6 +121,10 @@ func (e *Engine) prepare(s *Script, opt StartOptions) (*Run, time.Duration, erro
 	if opt.Script != nil {
 		ref := *opt.Script
 		r.doc.Script = &ref
+	}
+	if opt.Trigger != nil {
+		ref := *opt.Trigger
+		r.doc.Trigger = &ref
 	}
 	if err := e.persist(r); err != nil {
 		return nil, 0, err
