@@ -213,6 +213,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	a.addBrowserFlags(fs, &bf, 4)
 	var sf serviceFlags
 	a.addServiceFlags(fs, &sf)
+	var inf inboundFlags
+	a.addInboundFlags(fs, &inf)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -258,6 +260,11 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
+	stopInbound, err := a.startInbound(ctx, inf, engine, db, *publicURL, log)
+	if err != nil {
+		return err
+	}
+	defer stopInbound()
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
@@ -275,6 +282,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down: finishing runs", "grace", grace.String())
+	stopInbound()
 	graceCtx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
 	shutdownHTTP := make(chan error, 1)

@@ -32,6 +32,9 @@ const (
 	CodeFailed         = "code_failed"
 	NodeFailed         = "node_failed"
 	VariableNotSet     = "variable_not_set"
+	// Forbidden is a request whose credential is valid in form but refused (a webhook signature
+	// that does not match).
+	Forbidden = "forbidden"
 )
 
 // Detail is one problem of an invalid request, e.g. one bad parameter of one node.
