@@ -87,6 +87,8 @@ func parseEmail(raw []byte) (Email, error) {
 			m.Attachments = append(m.Attachments, Attachment{Name: name, ContentType: ctype, Data: body})
 		}
 	}
+	// SMTP carries lines ending in CRLF; a script sees them as text files have them, "\n".
+	m.Text, m.HTML = strings.ReplaceAll(m.Text, "\r\n", "\n"), strings.ReplaceAll(m.HTML, "\r\n", "\n")
 	if m.Text == "" && m.HTML != "" {
 		m.Text = htmlText(m.HTML)
 	}
@@ -173,6 +175,9 @@ func htmlText(html string) string {
 		return ""
 	}
 	doc.Find("script, style, head").Remove()
+	// Block elements end a line of the text, as they do on screen.
+	doc.Find("br").ReplaceWithHtml("\n")
+	doc.Find("p, div, li, tr, h1, h2, h3, h4, h5, h6, blockquote, pre, table").AppendHtml("\n")
 	var lines []string
 	for _, l := range strings.Split(doc.Text(), "\n") {
 		if l = strings.TrimSpace(l); l != "" {
