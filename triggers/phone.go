@@ -33,7 +33,7 @@ func (in *Inbound) CreatePhone(account, name, authToken, prompt string) (store.I
 
 // TwilioSignature is the X-Twilio-Signature of a post to fullURL with params: the base64 of the
 // HMAC-SHA1, keyed with the auth token, of the URL followed by every parameter's name and value,
-// sorted by name (repeated names by value).
+// sorted by name (a repeated name's distinct values sorted).
 func TwilioSignature(authToken, fullURL string, params url.Values) string {
 	names := make([]string, 0, len(params))
 	for k := range params {
@@ -45,7 +45,10 @@ func TwilioSignature(authToken, fullURL string, params url.Values) string {
 	for _, k := range names {
 		vals := append([]string(nil), params[k]...)
 		sort.Strings(vals)
-		for _, v := range vals {
+		for i, v := range vals {
+			if i > 0 && v == vals[i-1] {
+				continue // a repeated value counts once, as in Twilio's own validators
+			}
 			mac.Write([]byte(k))
 			mac.Write([]byte(v))
 		}
