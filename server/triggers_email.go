@@ -22,12 +22,12 @@ func init() {
 }
 
 type emailTriggerBody struct {
-	ID         string           `json:"id"`
-	Address    string           `json:"address"`
-	Name       string           `json:"name"`
-	From       string           `json:"from,omitempty"`
-	Subject    string           `json:"subject,omitempty"`
-	Created    time.Time        `json:"created"`
+	ID      string    `json:"id"`
+	Address string    `json:"address"`
+	Name    string    `json:"name"`
+	From    string    `json:"from,omitempty"`
+	Subject string    `json:"subject,omitempty"`
+	Created time.Time `json:"created"`
 	// Deliveries are shown by GET /triggers/email/{id} only.
 	Deliveries *[]store.Delivery `json:"deliveries,omitempty"`
 }

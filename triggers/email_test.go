@@ -160,9 +160,9 @@ func TestEmail_UnknownRecipientsAreRefusedAtRcpt(t *testing.T) {
 	}
 	addr := f.listen(t)
 	for _, rcpt := range []string{
-		"t-" + tr.Token + "@elsewhere.test",  // another domain
+		"t-" + tr.Token + "@elsewhere.test",     // another domain
 		"t-" + tr.Token[:31] + "@" + mailDomain, // a guessed token
-		tr.Token + "@" + mailDomain,            // no t- prefix
+		tr.Token + "@" + mailDomain,             // no t- prefix
 		"postmaster@" + mailDomain,
 		f.in.Address(gone.Token), // a deleted trigger
 	} {
