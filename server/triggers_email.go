@@ -47,7 +47,10 @@ func (s *Server) emailView(t store.InboundTrigger, deliveries bool) (emailTrigge
 
 func (s *Server) createEmailTrigger(c *fiber.Ctx) error {
 	var req struct {
-		Key, Name, From, Subject string
+		Key     string `json:"key"`
+		Name    string `json:"name"`
+		From    string `json:"from"`
+		Subject string `json:"subject"`
 	}
 	if err := decodeBody(c, &req, "{key, name, from, subject}"); err != nil {
 		return err
