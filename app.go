@@ -222,6 +222,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	var schedf scheduleFlags
 	a.addScheduleFlags(fs, &schedf)
 	display := a.addDisplayFlag(fs)
+	var inf inboundFlags
+	a.addInboundFlags(fs, &inf)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -276,6 +278,11 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	server.AttachExtensionHub(engine, hub)
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
+	stopInbound, err := a.startInbound(ctx, inf, engine, db, *publicURL, log)
+	if err != nil {
+		return err
+	}
+	defer stopInbound()
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
@@ -294,6 +301,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	stopScheduler()
 	log.Info("shutting down: finishing runs", "grace", grace.String())
+	stopInbound()
 	graceCtx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
 	shutdownHTTP := make(chan error, 1)

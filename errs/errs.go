@@ -35,6 +35,9 @@ const (
 	// AddressBlocked is an outbound request to an address the server refuses (cloud metadata,
 	// link-local; private and loopback with --deny-private-network).
 	AddressBlocked = "address_blocked"
+	// Forbidden is a request whose credential is valid in form but refused (a webhook signature
+	// that does not match).
+	Forbidden = "forbidden"
 )
 
 // Codes of the desktop and media nodes.

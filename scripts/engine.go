@@ -66,7 +66,8 @@ type StartOptions struct {
 	RunID string
 	// Script, when set, names the saved script (and version) the run runs; the run document
 	// shows it.
-	Script  *ScriptRef
+	Script *ScriptRef
+	// Trigger, when set, names the schedule, address, number or watch that started the run.
 	Trigger *TriggerRef
 }
 

@@ -15,6 +15,7 @@ var statusOf = map[string]int{
 	errs.InvalidJSON:        fiber.StatusBadRequest,
 	errs.InvalidConfig:      fiber.StatusBadRequest,
 	errs.InvalidKey:         fiber.StatusUnauthorized,
+	errs.Forbidden:          fiber.StatusForbidden,
 	errs.NotFound:           fiber.StatusNotFound,
 	errs.TooLarge:           fiber.StatusRequestEntityTooLarge,
 	errs.RateLimited:        fiber.StatusTooManyRequests,

@@ -1,0 +1,159 @@
+package server
+
+import (
+	"net/url"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/rodeo-run/rodeo/errs"
+	"github.com/rodeo-run/rodeo/store"
+	"github.com/rodeo-run/rodeo/triggers"
+)
+
+// Phone triggers (Twilio's webhook format): POST /triggers/phone {key, name, auth_token?,
+// prompt?} makes a pair of webhook URLs with an unguessable token, to paste into a Twilio
+// number's "A message comes in" and "A call comes in" settings. GET /triggers/phone lists the
+// account's, GET /triggers/phone/{id} shows one with its last deliveries, DELETE removes one.
+// The webhooks themselves (POST /triggers/phone/{token}/sms, …/call, …/call/speech) take no API
+// key: the token in the path, and the signature when an auth token is set, are the credential.
+
+func init() {
+	mounts = append(mounts, func(s *Server) {
+		s.app.Post("/triggers/phone", s.createPhoneTrigger)
+		s.app.Get("/triggers/phone", s.listPhoneTriggers)
+		s.app.Get("/triggers/phone/:id", s.getPhoneTrigger)
+		s.app.Delete("/triggers/phone/:id", s.deletePhoneTrigger)
+		s.app.Post("/triggers/phone/:token/sms", s.phoneWebhook("sms"))
+		s.app.Post("/triggers/phone/:token/call", s.phoneWebhook("call"))
+		s.app.Post("/triggers/phone/:token/call/speech", s.phoneWebhook("speech"))
+	})
+}
+
+type phoneTriggerBody struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	SMSURL  string `json:"sms_url"`
+	CallURL string `json:"call_url"`
+	// Signed says whether posts must carry a valid X-Twilio-Signature (an auth token is set;
+	// the token itself is never shown).
+	Signed     bool              `json:"signed"`
+	Prompt     string            `json:"prompt"`
+	Created    time.Time         `json:"created"`
+	Deliveries *[]store.Delivery `json:"deliveries,omitempty"`
+}
+
+func (s *Server) phoneView(t store.InboundTrigger, deliveries bool) (phoneTriggerBody, error) {
+	in, err := s.inbound()
+	if err != nil {
+		return phoneTriggerBody{}, err
+	}
+	sms, call := in.PhoneURLs(t.Token)
+	prompt := t.Prompt
+	if prompt == "" {
+		prompt = triggers.DefaultPrompt
+	}
+	b := phoneTriggerBody{ID: t.ID, Name: t.Script, SMSURL: sms, CallURL: call, Signed: t.AuthToken != "", Prompt: prompt, Created: t.Created}
+	if deliveries {
+		d := append([]store.Delivery{}, t.Deliveries...)
+		b.Deliveries = &d
+	}
+	return b, nil
+}
+
+func (s *Server) createPhoneTrigger(c *fiber.Ctx) error {
+	var req struct {
+		Key       string `json:"key"`
+		Name      string `json:"name"`
+		AuthToken string `json:"auth_token"`
+		Prompt    string `json:"prompt"`
+	}
+	if err := decodeBody(c, &req, "{key, name, auth_token, prompt}"); err != nil {
+		return err
+	}
+	key, err := s.authenticate(c, req.Key)
+	if err != nil {
+		return err
+	}
+	in, err := s.inbound()
+	if err != nil {
+		return err
+	}
+	t, err := in.CreatePhone(key.Account, req.Name, req.AuthToken, req.Prompt)
+	if err != nil {
+		return err
+	}
+	b, err := s.phoneView(t, false)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(b)
+}
+
+func (s *Server) listPhoneTriggers(c *fiber.Ctx) error {
+	account, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	list, err := s.cfg.Store.ListInboundTriggers(account, store.InboundPhone, "")
+	if err != nil {
+		return err
+	}
+	out := make([]phoneTriggerBody, 0, len(list))
+	for _, t := range list {
+		b, err := s.phoneView(t, false)
+		if err != nil {
+			return err
+		}
+		out = append(out, b)
+	}
+	return c.JSON(fiber.Map{"triggers": out})
+}
+
+func (s *Server) getPhoneTrigger(c *fiber.Ctx) error {
+	account, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	t, err := s.cfg.Store.GetInboundTrigger(account, store.InboundPhone, c.Params("id"))
+	if err != nil {
+		return err
+	}
+	b, err := s.phoneView(t, true)
+	if err != nil {
+		return err
+	}
+	return c.JSON(b)
+}
+
+func (s *Server) deletePhoneTrigger(c *fiber.Ctx) error {
+	account, err := s.account(c)
+	if err != nil {
+		return err
+	}
+	if err := s.cfg.Store.DeleteInboundTrigger(account, store.InboundPhone, c.Params("id")); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"id": c.Params("id"), "deleted": true})
+}
+
+// phoneWebhook answers Twilio's form post for step ("sms", "call" or "speech") with TwiML. The
+// URL checked against the signature is the public URL plus the path and query as received.
+func (s *Server) phoneWebhook(step string) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		in, err := s.inbound()
+		if err != nil {
+			return err
+		}
+		params, err := url.ParseQuery(string(c.Body()))
+		if err != nil {
+			return errs.E(errs.InvalidConfig, "the body must be a form post (application/x-www-form-urlencoded): %v", err)
+		}
+		out, err := in.Phone(triggers.PhonePost{Token: c.Params("token"), Step: step,
+			URL: in.Config().PublicURL + c.OriginalURL(), Params: params, Signature: c.Get("X-Twilio-Signature")})
+		if err != nil {
+			return err
+		}
+		c.Set(fiber.HeaderContentType, "application/xml; charset=utf-8")
+		return c.SendString(out)
+	}
+}
