@@ -14,6 +14,7 @@ FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       chromium bubblewrap python3 bash util-linux ca-certificates fonts-liberation curl \
+      xvfb ffmpeg espeak-ng \
  && rm -rf /var/lib/apt/lists/*
 RUN useradd --create-home --uid 10001 rodeo && mkdir /data && chown rodeo /data
 COPY --from=build /out/rodeo /usr/local/bin/rodeo

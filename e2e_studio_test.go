@@ -260,6 +260,13 @@ func studioScriptForm(t *testing.T, e *e2e, s *rodeoServer, p *studioPage) {
 	p.MustElement("#script-goal").MustInput("submit the form and read what it says")
 	fill := func(path, field, value string) {
 		t.Helper()
+		// A parameter the form does not show yet (click's target is required only in the
+		// browser) is added from the node's "+ parameter" menu, as a user would.
+		if sel := `[data-path="` + path + `"] select.add-param`; p.MustHas(sel) {
+			if add := p.MustElement(sel); add.MustEval(`function (f) { return [...this.options].some((o) => o.value === f) }`, field).Bool() {
+				choose(add, field)
+			}
+		}
 		p.wait(t, `[data-path="`+path+`"] [data-field="`+field+`"] label`, field)
 		el := p.MustElement(`[data-path="` + path + `"] [data-field="` + field + `"] input`)
 		el.MustSelectAllText().MustInput(value)

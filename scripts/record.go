@@ -33,7 +33,10 @@ func (e *Env) records() bool {
 // recordStep captures the page after a browser step into the store and the step's detail. It
 // uses the run's page only when the run already has one: recording never leases a browser.
 func (e *Env) recordStep(ctx context.Context, c *Call, step *Step) {
-	if !c.Spec.Browser || step.Status == StepSkipped || ctx.Err() != nil || !e.records() {
+	// A browser step: one that leases the page, or one that decides at run time (a keypress
+	// with no browser_mode) and does not drive the desktop.
+	browserStep := c.NeedsBrowser() || c.Spec.Uses != nil && !c.NeedsDesktop()
+	if !browserStep || step.Status == StepSkipped || ctx.Err() != nil || !e.records() {
 		return
 	}
 	db := e.Services().Store

@@ -181,9 +181,12 @@ func (r *Registry) compileOne(index int, path string, raw json.RawMessage, probl
 		}
 	}
 	sort.Strings(unknown)
+	genericBad := len(*problems) > before
 	for _, name := range unknown {
 		add(name, "unknown parameter of %q; its parameters are: %s", spec.Kind, paramNames(spec))
 	}
+	// Validate sees the known parameters, so a misspelt one does not hide what else is wrong.
+	known := len(*problems)
 	for _, p := range spec.Params {
 		v, has := obj[p.Name]
 		if !has || v == nil {
@@ -211,7 +214,7 @@ func (r *Registry) compileOne(index int, path string, raw json.RawMessage, probl
 		}
 		c.Raw[p.Name] = v
 	}
-	if spec.Validate != nil && len(*problems) == before {
+	if spec.Validate != nil && !genericBad && len(*problems) == known {
 		if err := spec.Validate(NewParams(spec, c.Raw, c.Children)); err != nil {
 			var e *errs.Error
 			if errors.As(err, &e) && len(e.Details) > 0 {

@@ -144,7 +144,8 @@ export class Editor {
     const fields = [];
     const params = spec ? spec.params : [];
     for (const p of [...params, ...genericParams]) {
-      if (p.required || Object.prototype.hasOwnProperty.call(node, p.name)) {
+      // A parameter the server names in an error is shown, so the error has its field.
+      if (p.required || Object.prototype.hasOwnProperty.call(node, p.name) || errors.some((e) => e.field === p.name)) {
         shown.add(p.name);
         fields.push(this.field(node, p, path, errors));
       }

@@ -197,7 +197,12 @@ function timeline(section, images, urls) {
     at = Math.max(0, Math.min(images.length - 1, i));
     const step = images[at].name.match(/^step-([\w-]+)\.jpg$/);
     caption.textContent = `${at + 1} of ${images.length}: ${step ? `after step ${step[1].split('-').map((p, i) => (i % 2 ? p : String(Number(p) + 1))).join(' ')}` : images[at].name}`;
-    const u = await blobURL(images[at].url);
+    let u;
+    try {
+      u = await blobURL(images[at].url);
+    } catch {
+      return; // the page moved on while the image loaded (or it is gone): nothing to show
+    }
     urls.push(u);
     img.src = u;
     img.alt = images[at].name;
