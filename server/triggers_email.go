@@ -15,9 +15,7 @@ import (
 func init() {
 	mounts = append(mounts, func(s *Server) {
 		s.app.Post("/triggers/email", s.createEmailTrigger)
-		s.app.Get("/triggers/email", s.listEmailTriggers)
-		s.app.Get("/triggers/email/:id", s.getEmailTrigger)
-		s.app.Delete("/triggers/email/:id", s.deleteEmailTrigger)
+		inboundRoutes(s, "/triggers/email", store.InboundEmail, s.emailView)
 	})
 }
 
@@ -72,51 +70,4 @@ func (s *Server) createEmailTrigger(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(b)
-}
-
-func (s *Server) listEmailTriggers(c *fiber.Ctx) error {
-	account, err := s.account(c)
-	if err != nil {
-		return err
-	}
-	list, err := s.cfg.Store.ListInboundTriggers(account, store.InboundEmail, "")
-	if err != nil {
-		return err
-	}
-	out := make([]emailTriggerBody, 0, len(list))
-	for _, t := range list {
-		b, err := s.emailView(t, false)
-		if err != nil {
-			return err
-		}
-		out = append(out, b)
-	}
-	return c.JSON(fiber.Map{"triggers": out})
-}
-
-func (s *Server) getEmailTrigger(c *fiber.Ctx) error {
-	account, err := s.account(c)
-	if err != nil {
-		return err
-	}
-	t, err := s.cfg.Store.GetInboundTrigger(account, store.InboundEmail, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	b, err := s.emailView(t, true)
-	if err != nil {
-		return err
-	}
-	return c.JSON(b)
-}
-
-func (s *Server) deleteEmailTrigger(c *fiber.Ctx) error {
-	account, err := s.account(c)
-	if err != nil {
-		return err
-	}
-	if err := s.cfg.Store.DeleteInboundTrigger(account, store.InboundEmail, c.Params("id")); err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"id": c.Params("id"), "deleted": true})
 }

@@ -20,9 +20,7 @@ import (
 func init() {
 	mounts = append(mounts, func(s *Server) {
 		s.app.Post("/triggers/phone", s.createPhoneTrigger)
-		s.app.Get("/triggers/phone", s.listPhoneTriggers)
-		s.app.Get("/triggers/phone/:id", s.getPhoneTrigger)
-		s.app.Delete("/triggers/phone/:id", s.deletePhoneTrigger)
+		inboundRoutes(s, "/triggers/phone", store.InboundPhone, s.phoneView)
 		s.app.Post("/triggers/phone/:token/sms", s.phoneWebhook("sms"))
 		s.app.Post("/triggers/phone/:token/call", s.phoneWebhook("call"))
 		s.app.Post("/triggers/phone/:token/call/speech", s.phoneWebhook("speech"))
@@ -87,53 +85,6 @@ func (s *Server) createPhoneTrigger(c *fiber.Ctx) error {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(b)
-}
-
-func (s *Server) listPhoneTriggers(c *fiber.Ctx) error {
-	account, err := s.account(c)
-	if err != nil {
-		return err
-	}
-	list, err := s.cfg.Store.ListInboundTriggers(account, store.InboundPhone, "")
-	if err != nil {
-		return err
-	}
-	out := make([]phoneTriggerBody, 0, len(list))
-	for _, t := range list {
-		b, err := s.phoneView(t, false)
-		if err != nil {
-			return err
-		}
-		out = append(out, b)
-	}
-	return c.JSON(fiber.Map{"triggers": out})
-}
-
-func (s *Server) getPhoneTrigger(c *fiber.Ctx) error {
-	account, err := s.account(c)
-	if err != nil {
-		return err
-	}
-	t, err := s.cfg.Store.GetInboundTrigger(account, store.InboundPhone, c.Params("id"))
-	if err != nil {
-		return err
-	}
-	b, err := s.phoneView(t, true)
-	if err != nil {
-		return err
-	}
-	return c.JSON(b)
-}
-
-func (s *Server) deletePhoneTrigger(c *fiber.Ctx) error {
-	account, err := s.account(c)
-	if err != nil {
-		return err
-	}
-	if err := s.cfg.Store.DeleteInboundTrigger(account, store.InboundPhone, c.Params("id")); err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"id": c.Params("id"), "deleted": true})
 }
 
 // phoneWebhook answers Twilio's form post for step ("sms", "call" or "speech") with TwiML. The

@@ -1,0 +1,56 @@
+package server
+
+import (
+	"github.com/gofiber/fiber/v2"
+	"github.com/rodeo-run/rodeo/store"
+)
+
+// inboundRoutes mounts GET list, GET one (with its last deliveries) and DELETE of one kind of
+// inbound trigger under path; view renders a record as the API shows it. Email addresses and
+// phone webhooks differ only in their views and how they are created.
+func inboundRoutes[B any](s *Server, path, kind string, view func(store.InboundTrigger, bool) (B, error)) {
+	s.app.Get(path, func(c *fiber.Ctx) error {
+		account, err := s.account(c)
+		if err != nil {
+			return err
+		}
+		list, err := s.cfg.Store.ListInboundTriggers(account, kind, "")
+		if err != nil {
+			return err
+		}
+		out := make([]B, 0, len(list))
+		for _, t := range list {
+			b, err := view(t, false)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
+		}
+		return c.JSON(fiber.Map{"triggers": out})
+	})
+	s.app.Get(path+"/:id", func(c *fiber.Ctx) error {
+		account, err := s.account(c)
+		if err != nil {
+			return err
+		}
+		t, err := s.cfg.Store.GetInboundTrigger(account, kind, c.Params("id"))
+		if err != nil {
+			return err
+		}
+		b, err := view(t, true)
+		if err != nil {
+			return err
+		}
+		return c.JSON(b)
+	})
+	s.app.Delete(path+"/:id", func(c *fiber.Ctx) error {
+		account, err := s.account(c)
+		if err != nil {
+			return err
+		}
+		if err := s.cfg.Store.DeleteInboundTrigger(account, kind, c.Params("id")); err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{"id": c.Params("id"), "deleted": true})
+	})
+}
