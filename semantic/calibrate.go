@@ -139,7 +139,8 @@ const maxConfidence = 0.99
 // calibrate sets res's confidence to the calibrated probability that it is right, discounted
 // when a word of the description was read as a typo (the corpus has too few of those to fit).
 func calibrate(s *Snapshot, q Query, p *Parsed, res *Resolution) {
-	f := featureVector(&res.Element, res.signal, unexplained(s, p, res.Element.ID), res.byLabel, intentOf(q, p), p, q.Description)
+	res.signal.unexplained, res.signal.measured = unexplained(s, p, res.Element.ID), true
+	f := featureVector(&res.Element, res.signal, res.signal.unexplained, res.byLabel, intentOf(q, p), p, q.Description)
 	c := math.Min(maxConfidence, calibration.probability(f))
 	if res.signal.typo {
 		c *= typoDiscount

@@ -67,7 +67,11 @@ func (g *Engine) maxCandidates() int {
 // heuristic took that label to name, or when what is read only
 // echoes the description, is a sentence where a value was asked for, or names an action.
 func gateConfidence(s *Snapshot, q Query, p *Parsed, res Resolution) float64 {
-	c := res.Confidence * (1 - unexplainedWeight*unexplained(s, p, res.Element.ID))
+	u := res.signal.unexplained
+	if !res.signal.measured { // a resolution calibrate did not see
+		u = unexplained(s, p, res.Element.ID)
+	}
+	c := res.Confidence * (1 - unexplainedWeight*u)
 	switch e := &res.Element; intentOf(q, p) {
 	case IntentClick:
 		if !e.Interactive && !e.Editable || res.byLabel {

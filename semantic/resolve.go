@@ -294,6 +294,10 @@ type signal struct {
 	text float64
 	near int
 	typo bool // the description was read with a word of it corrected
+	// unexplained is the share of the description's words nothing around the answer carries,
+	// once calibrate has worked it out (measured), for the model's gate to read again.
+	unexplained float64
+	measured    bool
 }
 
 // signalOf is the signal of choosing element chosen of sc by step.
