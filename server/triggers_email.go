@@ -5,6 +5,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 	"github.com/rodeo-run/rodeo/store"
+	"github.com/rodeo-run/rodeo/triggers"
 )
 
 // Email triggers: POST /triggers/email {key, name, from?, subject?} makes an unguessable address
@@ -14,7 +15,7 @@ import (
 
 func init() {
 	mounts = append(mounts, func(s *Server) {
-		s.app.Post("/triggers/email", s.createEmailTrigger)
+		s.app.Post("/triggers/email", s.createEmailTrigger())
 		inboundRoutes(s, "/triggers/email", store.InboundEmail, s.emailView)
 	})
 }
@@ -37,37 +38,22 @@ func (s *Server) emailView(t store.InboundTrigger, deliveries bool) (emailTrigge
 	}
 	b := emailTriggerBody{ID: t.ID, Address: in.Address(t.Token), Name: t.Script, From: t.From, Subject: t.Subject, Created: t.Created}
 	if deliveries {
-		d := append([]store.Delivery{}, t.Deliveries...)
-		b.Deliveries = &d
+		b.Deliveries = deliveriesOf(t)
 	}
 	return b, nil
 }
 
-func (s *Server) createEmailTrigger(c *fiber.Ctx) error {
-	var req struct {
-		Key     string `json:"key"`
-		Name    string `json:"name"`
-		From    string `json:"from"`
-		Subject string `json:"subject"`
-	}
-	if err := decodeBody(c, &req, "{key, name, from, subject}"); err != nil {
-		return err
-	}
-	key, err := s.authenticate(c, req.Key)
-	if err != nil {
-		return err
-	}
-	in, err := s.inbound()
-	if err != nil {
-		return err
-	}
-	t, err := in.CreateEmail(key.Account, req.Name, req.From, req.Subject)
-	if err != nil {
-		return err
-	}
-	b, err := s.emailView(t, false)
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(b)
+// emailTriggerRequest is the body of POST /triggers/email.
+type emailTriggerRequest struct {
+	Key     string `json:"key"`
+	Name    string `json:"name"`
+	From    string `json:"from"`
+	Subject string `json:"subject"`
+}
+
+func (s *Server) createEmailTrigger() fiber.Handler {
+	return createInbound(s, "{key, name, from, subject}", func(r *emailTriggerRequest) string { return r.Key },
+		func(in *triggers.Inbound, account string, r *emailTriggerRequest) (store.InboundTrigger, error) {
+			return in.CreateEmail(account, r.Name, r.From, r.Subject)
+		}, s.emailView)
 }

@@ -19,7 +19,7 @@ import (
 
 func init() {
 	mounts = append(mounts, func(s *Server) {
-		s.app.Post("/triggers/phone", s.createPhoneTrigger)
+		s.app.Post("/triggers/phone", s.createPhoneTrigger())
 		inboundRoutes(s, "/triggers/phone", store.InboundPhone, s.phoneView)
 		s.app.Post("/triggers/phone/:token/sms", s.phoneWebhook("sms"))
 		s.app.Post("/triggers/phone/:token/call", s.phoneWebhook("call"))
@@ -52,39 +52,24 @@ func (s *Server) phoneView(t store.InboundTrigger, deliveries bool) (phoneTrigge
 	}
 	b := phoneTriggerBody{ID: t.ID, Name: t.Script, SMSURL: sms, CallURL: call, Signed: t.AuthToken != "", Prompt: prompt, Created: t.Created}
 	if deliveries {
-		d := append([]store.Delivery{}, t.Deliveries...)
-		b.Deliveries = &d
+		b.Deliveries = deliveriesOf(t)
 	}
 	return b, nil
 }
 
-func (s *Server) createPhoneTrigger(c *fiber.Ctx) error {
-	var req struct {
-		Key       string `json:"key"`
-		Name      string `json:"name"`
-		AuthToken string `json:"auth_token"`
-		Prompt    string `json:"prompt"`
-	}
-	if err := decodeBody(c, &req, "{key, name, auth_token, prompt}"); err != nil {
-		return err
-	}
-	key, err := s.authenticate(c, req.Key)
-	if err != nil {
-		return err
-	}
-	in, err := s.inbound()
-	if err != nil {
-		return err
-	}
-	t, err := in.CreatePhone(key.Account, req.Name, req.AuthToken, req.Prompt)
-	if err != nil {
-		return err
-	}
-	b, err := s.phoneView(t, false)
-	if err != nil {
-		return err
-	}
-	return c.Status(fiber.StatusCreated).JSON(b)
+// phoneTriggerRequest is the body of POST /triggers/phone.
+type phoneTriggerRequest struct {
+	Key       string `json:"key"`
+	Name      string `json:"name"`
+	AuthToken string `json:"auth_token"`
+	Prompt    string `json:"prompt"`
+}
+
+func (s *Server) createPhoneTrigger() fiber.Handler {
+	return createInbound(s, "{key, name, auth_token, prompt}", func(r *phoneTriggerRequest) string { return r.Key },
+		func(in *triggers.Inbound, account string, r *phoneTriggerRequest) (store.InboundTrigger, error) {
+			return in.CreatePhone(account, r.Name, r.AuthToken, r.Prompt)
+		}, s.phoneView)
 }
 
 // phoneWebhook answers Twilio's form post for step ("sms", "call" or "speech") with TwiML. The
