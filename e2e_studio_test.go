@@ -127,8 +127,12 @@ func TestE2EStudio(t *testing.T) {
 	t.Run("SignIn", func(t *testing.T) { studioSignIn(t, p, s.key) })
 	t.Run("RunsListAndRunPage", func(t *testing.T) { studioRuns(t, e, s, p) })
 	t.Run("RecordedTimeline", func(t *testing.T) { studioRecorded(t, e, s, p) })
+	t.Run("LiveView", func(t *testing.T) { studioLive(t, e, s, p) })
 	t.Run("ScriptForm", func(t *testing.T) { studioScriptForm(t, e, s, p) })
+	t.Run("ScriptTriggers", func(t *testing.T) { studioTriggers(t, s, p) })
+	t.Run("RunFilters", func(t *testing.T) { studioFilters(t, s, p) })
 	t.Run("ValidationAtTheField", func(t *testing.T) { studioValidation(t, s, p) })
+	t.Run("Keys", func(t *testing.T) { studioKeys(t, s, p) })
 	t.Run("OtherViews", func(t *testing.T) { studioOtherViews(t, p) })
 }
 
@@ -380,7 +384,7 @@ func studioOtherViews(t *testing.T, p *studioPage) {
 		{"#/nodes", "details.node-doc[data-kind='click'] summary", "click"},
 		{"#/sheets", "main p.hint", "No sheets yet"},
 		{"#/outbox", "main p.hint", "outbox is empty"},
-		{"#/keys", "main pre.code", "rodeo keys create"},
+		{"#/keys", "tr[data-key] .badge", "this studio"},
 		{"#/runs", "table.runs tbody tr", "studio signup"},
 	} {
 		p.MustElement(`header nav a[href="` + v.hash + `"]`).MustClick()

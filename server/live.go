@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -45,6 +46,7 @@ type liveEvent struct {
 type liveHub struct {
 	mu    sync.Mutex
 	casts map[string]*liveCast
+	log   *slog.Logger
 }
 
 // liveCast is one run's screencast and its viewers. Each viewer's channel holds the newest
@@ -57,7 +59,7 @@ type liveCast struct {
 
 func init() {
 	mounts = append(mounts, func(s *Server) {
-		hub := &liveHub{casts: map[string]*liveCast{}}
+		hub := &liveHub{casts: map[string]*liveCast{}, log: s.log}
 		s.app.Get("/runs/:id/live", func(c *fiber.Ctx) error { return s.runLive(c, hub) })
 	})
 	operations = append(operations, operation{"GET", "/runs/{id}/live",
@@ -162,6 +164,7 @@ func (h *liveHub) send(cast *liveCast, ev liveEvent) {
 // follow screencasts r's current tab, moving to each new tab the run opens, until ctx ends (the
 // last viewer left) or the run finishes.
 func (h *liveHub) follow(ctx context.Context, r *scripts.Run, cast *liveCast) {
+	var retry <-chan time.Time // set after a failed start: nil blocks in the select below
 	for {
 		page, moved := r.Page()
 		select {
@@ -182,12 +185,20 @@ func (h *liveHub) follow(ctx context.Context, r *scripts.Run, cast *liveCast) {
 				}
 				cancel()
 			}()
-			_ = browser.Screencast(pageCtx, page, liveOptions, func(f browser.Frame) {
+			err := browser.Screencast(pageCtx, page, liveOptions, func(f browser.Frame) {
 				h.send(cast, liveEvent{Type: "frame", JPEG: f.JPEG, Width: f.Width, Height: f.Height, At: f.At})
 			})
 			cancel()
+			if err != nil && ctx.Err() == nil {
+				// The tab may be between pages or busy; try again shortly unless it moved.
+				h.log.Warn("live view: screencast failed", "run", r.ID(), "err", err)
+				h.send(cast, liveEvent{Type: "waiting", Reason: "the run's tab is not ready to be watched"})
+				retry = time.After(time.Second)
+			}
 		}
 		select {
+		case <-retry:
+			retry = nil
 		case <-moved:
 		case <-r.Done():
 			h.end(r, cast)
