@@ -83,6 +83,7 @@ func studioFilters(t *testing.T, s *rodeoServer, p *studioPage) {
 	// The list asked the server for exactly these runs.
 	p.waitEval(t, "no GET /runs with the three filters", `() => performance.getEntriesByType('resource').some((e) =>
 		e.name.includes('/runs?') && ['status=succeeded', 'script=studio+signup', 'source=trigger'].every((q) => e.name.includes(q)))`)
+	p.shot(t, "studio-runs-filtered")
 	choose(p.MustElement("#filter-script"), "-")
 	p.wait(t, "main p.hint", "No run matches")
 	for _, f := range []string{"#filter-script", "#filter-source", "#filter-status"} {

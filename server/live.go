@@ -92,6 +92,10 @@ func (s *Server) runLive(c *fiber.Ctx, hub *liveHub) error {
 	c.Set("X-Accel-Buffering", "no")
 	c.Context().SetBodyStreamWriter(func(w *bufio.Writer) {
 		defer leave()
+		// Answer at once: a client sees the stream open before the first frame is ready.
+		if _, err := w.WriteString(": live\n\n"); err != nil || w.Flush() != nil {
+			return
+		}
 		keepalive := time.NewTicker(liveKeepalive)
 		defer keepalive.Stop()
 		for {

@@ -105,7 +105,7 @@ export function keysView(main) {
     try {
       const keys = (await get('/keys')).keys || [];
       replace(list, table(['Key', 'Label', 'Created', 'State', ''], keys.map((k) => h('tr', { 'data-key': k.id },
-        h('td', {}, h('code', {}, `${k.prefix}…`), ' ', h('span', { class: 'muted small' }, k.id), k.current ? h('span', { class: 'badge', title: 'the key this studio is signed in with' }, 'this studio') : null),
+        h('td', {}, h('code', {}, `${k.prefix}…`), ' ', h('span', { class: 'muted small' }, k.id), ' ', k.current ? h('span', { class: 'badge', title: 'the key this studio is signed in with' }, 'this studio') : null),
         h('td', {}, k.label || h('span', { class: 'muted' }, '—')),
         h('td', { title: k.created }, ago(k.created)),
         h('td', {}, k.revoked ? h('span', { class: 'badge status-failed', title: k.revoked_at }, 'revoked') : h('span', { class: 'badge status-ok' }, 'active')),
