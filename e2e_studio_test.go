@@ -400,5 +400,16 @@ func studioOtherViews(t *testing.T, p *studioPage) {
 		t.Errorf("at 390 px the page scrolls sideways by %d px", w)
 	}
 	p.shot(t, "studio-phone")
+	// The keys page and a script's page (its schedules and triggers) fit too.
+	for _, v := range []struct{ hash, selector, re string }{
+		{"#/keys", "tr[data-key] .badge", "this studio"},
+		{"#/scripts/studio%20signup", "#schedules p.hint", "No schedule"},
+	} {
+		p.MustNavigate(p.MustInfo().URL[:strings.Index(p.MustInfo().URL, "#")] + v.hash).MustWaitLoad()
+		p.wait(t, v.selector, v.re)
+		if w := p.MustEval(`() => document.documentElement.scrollWidth - window.innerWidth`).Int(); w > 0 {
+			t.Errorf("%s at 390 px scrolls sideways by %d px", v.hash, w)
+		}
+	}
 	p.MustSetViewport(1280, 800, 1, false)
 }
