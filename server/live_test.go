@@ -159,3 +159,48 @@ func TestRunLive_NoTabAndOtherAccounts(t *testing.T) {
 		})
 	}
 }
+
+// TestRunLive_FollowsANewTab: when the run opens a second tab, the live view shows that tab.
+func TestRunLive_FollowsANewTab(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Chrome; skipped with -short")
+	}
+	f := newFixture(t)
+	withBrowsers(t, f)
+	base := f.listen(t)
+	site := browsertest.Serve(t, "testdata")
+	r := f.do(t, "POST", "/agents?wait=false", agent(f.key, "two tabs",
+		`{"type":"open tab","target":"`+site+`/ticker.html"}`, `{"type":"delay","time":1.5}`,
+		`{"type":"open tab","target":"`+site+`/red.html"}`, `{"type":"delay","time":1.5}`), "")
+	if r.status != 202 {
+		t.Fatalf("status %d: %s", r.status, r.raw)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	events := readSSE(t, ctx, base+"/runs/"+r.body["run_id"].(string)+"/live", f.key)
+	var reds, whites int
+	for _, ev := range events {
+		if ev.name != "frame" {
+			continue
+		}
+		var fr liveFrame
+		if err := json.Unmarshal([]byte(ev.data), &fr); err != nil {
+			t.Fatal(err)
+		}
+		img, err := jpeg.Decode(bytes.NewReader(fr.JPEG))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := img.Bounds()
+		cr, cg, _, _ := img.At(b.Min.X+b.Dx()/2, b.Min.Y+b.Dy()*3/4).RGBA()
+		switch {
+		case cr > 0xc000 && cg < 0x4000:
+			reds++
+		case cr > 0xc000 && cg > 0xc000:
+			whites++
+		}
+	}
+	if whites == 0 || reds == 0 {
+		t.Errorf("%d frames of the first tab (white), %d of the second (red): want both", whites, reds)
+	}
+}
