@@ -68,3 +68,30 @@ func TestScreencast_FramesBoundedInRateAndSize(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkScreencast_Frame measures one live-view frame of a repainting page at the studio's
+// bounds (1280×800 box, JPEG quality 60), paced only by Chrome (MinInterval 1 ms): the time
+// Chrome takes per frame and the bytes a viewer receives per frame.
+func BenchmarkScreencast_Frame(b *testing.B) {
+	page := browsertest.Page(b, browsertest.Serve(b, "testdata")+"/ticker.html")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	frames, size, width := 0, 0, 0
+	b.ResetTimer()
+	err := browser.Screencast(ctx, page, browser.ScreencastOptions{MinInterval: time.Millisecond}, func(f browser.Frame) {
+		frames++
+		size += len(f.JPEG)
+		width = f.Width
+		if frames == b.N {
+			cancel()
+		}
+	})
+	b.StopTimer()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if frames > 0 {
+		b.ReportMetric(float64(size)/float64(frames), "bytes/frame")
+		b.ReportMetric(float64(width), "page-px-wide")
+	}
+}
