@@ -26,8 +26,9 @@ var liveOptions = browser.ScreencastOptions{MaxWidth: 1280, MaxHeight: 800, Qual
 const (
 	maxLiveViewers = 8
 	// liveKeepalive is how often an idle stream writes a comment: a viewer that left is noticed
-	// (and its share of the screencast given up) within this time.
-	liveKeepalive = 5 * time.Second
+	// (and its share of the screencast given up) within two of these: the first write after it
+	// left usually still succeeds.
+	liveKeepalive = 2 * time.Second
 )
 
 // liveEvent is one event of the stream: "frame" (a picture), "waiting" (the run has no tab yet,

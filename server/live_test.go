@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"image/jpeg"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -202,5 +203,60 @@ func TestRunLive_FollowsANewTab(t *testing.T) {
 	}
 	if whites == 0 || reds == 0 {
 		t.Errorf("%d frames of the first tab (white), %d of the second (red): want both", whites, reds)
+	}
+}
+
+// TestRunLive_ViewerLimit: a run takes eight live viewers; a ninth gets 503 busy, and a place
+// frees up when a viewer leaves.
+func TestRunLive_ViewerLimit(t *testing.T) {
+	f := newFixture(t)
+	base := f.listen(t)
+	r := f.do(t, "POST", "/agents?wait=false", agent(f.key, "crowded", `{"type":"delay","time":30}`), "")
+	if r.status != 202 {
+		t.Fatalf("status %d: %s", r.status, r.raw)
+	}
+	id := r.body["run_id"].(string)
+	// Still running when the test ends: a finished run's stream would open for anyone.
+	defer f.do(t, "POST", "/runs/"+id+"/cancel", "", f.key)
+	url := base + "/runs/" + id + "/live"
+	open := func() *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("GET", url, nil)
+		req.Header.Set("Authorization", "Bearer "+f.key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	var viewers []*http.Response
+	for range 8 {
+		res := open()
+		if res.StatusCode != 200 {
+			t.Fatalf("viewer %d: status %d", len(viewers)+1, res.StatusCode)
+		}
+		viewers = append(viewers, res)
+	}
+	if res := open(); res.StatusCode != 503 {
+		t.Errorf("the ninth viewer: status %d, want 503", res.StatusCode)
+		res.Body.Close()
+	} else {
+		res.Body.Close()
+	}
+	viewers[0].Body.Close() // noticed at a write: within two keepalives, 4 s
+	deadline := time.Now().Add(8 * time.Second)
+	for {
+		res := open()
+		res.Body.Close()
+		if res.StatusCode == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no place freed after a viewer left: status %d", res.StatusCode)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	for _, v := range viewers[1:] {
+		v.Body.Close()
 	}
 }
