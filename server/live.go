@@ -84,9 +84,16 @@ func (s *Server) runLive(c *fiber.Ctx, hub *liveHub) error {
 		if err != nil {
 			return err
 		}
-		ended := make(chan liveEvent, 1)
-		ended <- liveEvent{Type: "end", Status: doc.Status}
-		events = ended
+		// Finished: say so. Unfinished but not on this server's engine (queued for the companion
+		// extension, or on another worker): nothing here can be watched; the stream closes.
+		once := make(chan liveEvent, 1)
+		if doc.Status == scripts.StatusQueued || doc.Status == scripts.StatusRunning {
+			once <- liveEvent{Type: "waiting", Reason: "the run is not in this server's browsers"}
+		} else {
+			once <- liveEvent{Type: "end", Status: doc.Status}
+		}
+		close(once)
+		events = once
 	}
 	c.Set(fiber.HeaderContentType, "text/event-stream")
 	c.Set(fiber.HeaderCacheControl, "no-cache")
@@ -101,7 +108,10 @@ func (s *Server) runLive(c *fiber.Ctx, hub *liveHub) error {
 		defer keepalive.Stop()
 		for {
 			select {
-			case ev := <-events:
+			case ev, ok := <-events:
+				if !ok {
+					return
+				}
 				data, _ := json.Marshal(ev)
 				fmt.Fprintf(w, "event: %s\ndata: %s\n\n", ev.Type, data)
 				if w.Flush() != nil || ev.Type == "end" {
