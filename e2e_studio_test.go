@@ -127,8 +127,12 @@ func TestE2EStudio(t *testing.T) {
 	t.Run("SignIn", func(t *testing.T) { studioSignIn(t, p, s.key) })
 	t.Run("RunsListAndRunPage", func(t *testing.T) { studioRuns(t, e, s, p) })
 	t.Run("RecordedTimeline", func(t *testing.T) { studioRecorded(t, e, s, p) })
+	t.Run("LiveView", func(t *testing.T) { studioLive(t, e, s, p) })
 	t.Run("ScriptForm", func(t *testing.T) { studioScriptForm(t, e, s, p) })
+	t.Run("ScriptTriggers", func(t *testing.T) { studioTriggers(t, s, p) })
+	t.Run("RunFilters", func(t *testing.T) { studioFilters(t, s, p) })
 	t.Run("ValidationAtTheField", func(t *testing.T) { studioValidation(t, s, p) })
+	t.Run("Keys", func(t *testing.T) { studioKeys(t, s, p) })
 	t.Run("OtherViews", func(t *testing.T) { studioOtherViews(t, p) })
 }
 
@@ -380,7 +384,7 @@ func studioOtherViews(t *testing.T, p *studioPage) {
 		{"#/nodes", "details.node-doc[data-kind='click'] summary", "click"},
 		{"#/sheets", "main p.hint", "No sheets yet"},
 		{"#/outbox", "main p.hint", "outbox is empty"},
-		{"#/keys", "main pre.code", "rodeo keys create"},
+		{"#/keys", "tr[data-key] .badge", "this studio"},
 		{"#/runs", "table.runs tbody tr", "studio signup"},
 	} {
 		p.MustElement(`header nav a[href="` + v.hash + `"]`).MustClick()
@@ -396,5 +400,16 @@ func studioOtherViews(t *testing.T, p *studioPage) {
 		t.Errorf("at 390 px the page scrolls sideways by %d px", w)
 	}
 	p.shot(t, "studio-phone")
+	// The keys page and a script's page (its schedules and triggers) fit too.
+	for _, v := range []struct{ hash, selector, re string }{
+		{"#/keys", "tr[data-key] .badge", "this studio"},
+		{"#/scripts/studio%20signup", "#schedules p.hint", "No schedule"},
+	} {
+		p.MustNavigate(p.MustInfo().URL[:strings.Index(p.MustInfo().URL, "#")] + v.hash).MustWaitLoad()
+		p.wait(t, v.selector, v.re)
+		if w := p.MustEval(`() => document.documentElement.scrollWidth - window.innerWidth`).Int(); w > 0 {
+			t.Errorf("%s at 390 px scrolls sideways by %d px", v.hash, w)
+		}
+	}
 	p.MustSetViewport(1280, 800, 1, false)
 }

@@ -127,6 +127,7 @@ func (e *Env) session(ctx context.Context) (BrowserSession, error) {
 func (e *Env) adopt(s BrowserSession) {
 	e.browser.session = s
 	e.browser.page = s.Page()
+	e.showPage(e.browser.page)
 	d, ok := s.(interface{ Done() <-chan struct{} })
 	if !ok || e.cancelRun == nil {
 		return
@@ -177,7 +178,15 @@ func (e *Env) NewTab(ctx context.Context) (*rod.Page, error) {
 		return nil, fmt.Errorf("new tab: %w", err)
 	}
 	e.browser.page = p
+	e.showPage(p)
 	return p.Context(ctx), nil
+}
+
+// showPage tells the run's watchers which tab is current (nil: none any more).
+func (e *Env) showPage(p *rod.Page) {
+	if e.run != nil {
+		e.run.setPage(p)
+	}
 }
 
 // crashed reports whether the run's browser died.
@@ -196,6 +205,7 @@ func (e *Env) release() {
 		e.browser.stopWatch = nil
 	}
 	if e.browser.session != nil {
+		e.showPage(nil) // before the release: a watcher must let go of a tab about to close
 		e.browser.session.Release()
 		e.browser.session = nil
 		e.browser.page = nil

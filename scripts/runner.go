@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-rod/rod"
 	"github.com/rodeo-run/rodeo/errs"
 )
 
@@ -48,6 +49,10 @@ type Run struct {
 	// recorded is closed by the engine once the final document is stored and observed, so an
 	// answer never gets ahead of what a restart would show.
 	recorded chan struct{}
+	// page is the tab the run is on now, for watchers (the studio's live view); pageMoved is
+	// closed and replaced whenever it changes, so a watcher can follow a new tab.
+	page      *rod.Page
+	pageMoved chan struct{}
 }
 
 var (
@@ -65,6 +70,32 @@ func NewRun(id, account, source string, s *Script) *Run {
 		done:     make(chan struct{}),
 		recorded: make(chan struct{}),
 	}
+}
+
+// Page is the browser tab the run is on now (nil before its first browser node and after its
+// session is released) and a channel closed when that changes. Watchers may read the page (a
+// screencast) but must stop when the channel closes: the tab is then gone or no longer current.
+func (r *Run) Page() (*rod.Page, <-chan struct{}) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pageMoved == nil {
+		r.pageMoved = make(chan struct{})
+	}
+	return r.page, r.pageMoved
+}
+
+// setPage records the run's current tab and wakes the watchers of the old one.
+func (r *Run) setPage(p *rod.Page) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p == r.page {
+		return
+	}
+	r.page = p
+	if r.pageMoved != nil {
+		close(r.pageMoved)
+	}
+	r.pageMoved = make(chan struct{})
 }
 
 // ID is the run id.

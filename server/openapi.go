@@ -24,7 +24,7 @@ type operation struct {
 
 var operations = []operation{
 	{"POST", "/agents", "Run an agent: waits for the run document (?wait=false answers 202 at once)", true, "AgentRequest", 200, "RunDoc", []int{400, 401, 413, 503}},
-	{"GET", "/runs", "The account's runs, newest first (?limit, ?before)", true, "", 200, "RunList", []int{401}},
+	{"GET", "/runs", "The account's runs, newest first (?limit, ?before; filters ?status, ?script, ?adhoc, ?source)", true, "", 200, "RunList", []int{401}},
 	{"GET", "/runs/{id}", "A run document (live while it runs)", true, "", 200, "RunDoc", []int{401, 404}},
 	{"GET", "/runs/{id}/events", "Server-Sent Events: status, one step event per finished step, print/notification messages, then done", true, "", 200, "", []int{401, 404}},
 	{"POST", "/runs/{id}/cancel", "Cancel a run (running or queued) and answer its document", true, "", 200, "RunDoc", []int{401, 404}},

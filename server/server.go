@@ -184,6 +184,12 @@ func (s *Server) listRuns(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	if f, ok, err := parseRunFilter(c); err != nil || ok { // server/runs_filter.go
+		if err != nil {
+			return err
+		}
+		return s.listRunsFiltered(c, account, f)
+	}
 	limit, _ := strconv.Atoi(c.Query("limit"))
 	recs, err := s.cfg.Store.ListRuns(account, limit, c.Query("before"))
 	if err != nil {
@@ -198,8 +204,7 @@ func (s *Server) listRuns(c *fiber.Ctx) error {
 		if live, ok := s.cfg.Engine.Active(account, rec.ID); ok {
 			d = live.Doc()
 		}
-		out = append(out, runSummary{RunID: d.RunID, Status: d.Status, Goal: d.Goal, Source: d.Source, Script: d.Script, Created: d.Created,
-			Finished: d.Finished, DurationMS: d.DurationMS, Steps: len(d.Steps), Error: d.Error})
+		out = append(out, summaryOf(d))
 	}
 	resp := fiber.Map{"runs": out}
 	if len(recs) > 0 && (limit <= 0 && len(recs) == store.DefaultRunLimit || limit > 0 && len(recs) == min(limit, store.MaxRunLimit)) {

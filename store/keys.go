@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"sort"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rodeo-run/rodeo/errs"
 	bolt "go.etcd.io/bbolt"
@@ -25,6 +27,7 @@ const (
 	displayPrefix   = 10 // characters of the secret kept in Key.Prefix
 	minImportSecret = 16
 	maxAccountLen   = 64
+	maxLabelLen     = 64
 )
 
 // Key is an API key as the store shows it: never its secret, nor the secret's hash.
@@ -36,6 +39,9 @@ type Key struct {
 	Created   time.Time  `json:"created"`
 	Revoked   bool       `json:"revoked"`
 	RevokedAt *time.Time `json:"revoked_at,omitempty"`
+
+	// Label says what the key is for, in its creator's words (optional).
+	Label string `json:"label,omitempty"`
 }
 
 // keyRecord is a Key as stored: with the SHA-256 of its secret, which only Authenticate reads.
@@ -72,8 +78,17 @@ func validAccount(account string) (string, error) {
 // CreateKey makes a new key for account ("" means DefaultAccount) and returns its secret, which
 // the store does not keep: it is shown once, here.
 func (db *DB) CreateKey(account string) (secret string, k Key, err error) {
+	return db.CreateLabeledKey(account, "")
+}
+
+// CreateLabeledKey is CreateKey with a label saying what the key is for (at most 64 printable
+// characters), shown beside the key in lists.
+func (db *DB) CreateLabeledKey(account, label string) (secret string, k Key, err error) {
 	account, err = validAccount(account)
 	if err != nil {
+		return "", Key{}, err
+	}
+	if err := validLabel(label); err != nil {
 		return "", Key{}, err
 	}
 	var b [secretRandBytes]byte
@@ -82,13 +97,28 @@ func (db *DB) CreateKey(account string) (secret string, k Key, err error) {
 
 	err = db.bolt.Update(func(tx *bolt.Tx) error {
 		var err error
-		k, err = db.insertKey(tx, secret, account)
+		k, err = db.insertKey(tx, secret, account, label)
 		return err
 	})
 	if err != nil {
 		return "", Key{}, err
 	}
 	return secret, k, nil
+}
+
+// validLabel checks a key label: at most maxLabelLen characters, none of them a control character.
+func validLabel(label string) error {
+	if utf8.RuneCountInString(label) > maxLabelLen || !utf8.ValidString(label) {
+		return &errs.Error{Code: errs.InvalidConfig, Message: fmt.Sprintf("invalid key label: at most %d characters", maxLabelLen),
+			Details: []errs.Detail{{Field: "label", Problem: fmt.Sprintf("must be at most %d characters", maxLabelLen)}}}
+	}
+	for _, r := range label {
+		if unicode.IsControl(r) {
+			return &errs.Error{Code: errs.InvalidConfig, Message: "invalid key label: it has a control character",
+				Details: []errs.Detail{{Field: "label", Problem: "must not hold control characters (newlines, tabs)"}}}
+		}
+	}
+	return nil
 }
 
 // ImportKey accepts a secret chosen outside rodeo (RODEO_API_KEY) as a key of account ("" means
@@ -122,7 +152,7 @@ func (db *DB) ImportKey(secret, account string) (Key, error) {
 			return nil
 		}
 		var err error
-		k, err = db.insertKey(tx, secret, account)
+		k, err = db.insertKey(tx, secret, account, "")
 		return err
 	})
 	if err != nil {
@@ -132,7 +162,7 @@ func (db *DB) ImportKey(secret, account string) (Key, error) {
 }
 
 // insertKey stores a new key for secret under a fresh id.
-func (db *DB) insertKey(tx *bolt.Tx, secret, account string) (Key, error) {
+func (db *DB) insertKey(tx *bolt.Tx, secret, account, label string) (Key, error) {
 	keys, hashes := tx.Bucket(bucketKeys), tx.Bucket(bucketKeyHashes)
 	sum := hashSecret(secret)
 	if hashes.Get(sum[:]) != nil {
@@ -156,6 +186,7 @@ func (db *DB) insertKey(tx *bolt.Tx, secret, account string) (Key, error) {
 			ID:      id,
 			Account: account,
 			Prefix:  secret[:min(displayPrefix, len(secret))],
+			Label:   label,
 			Created: db.timestamp(),
 		},
 		Hash: sum[:],

@@ -1,7 +1,7 @@
 // data.js: read views of the embedded sheets and the outbox, and the keys page.
 
-import { h, replace, ago, errorBox } from './dom.js';
-import { get, enc } from './api.js';
+import { h, replace, ago, errorBox, copyButton } from './dom.js';
+import { get, api, enc, session } from './api.js';
 
 function table(headers, rows) {
   return h('div', { class: 'table-wrap' }, h('table', {},
@@ -60,10 +60,61 @@ export function outboxMessageView(main, id) {
   });
 }
 
+// keysView lists the account's keys and creates and revokes them (POST/GET/DELETE /keys). A new
+// key's secret is shown once, with a copy button; the page never stores it.
 export function keysView(main) {
+  const list = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
+  const made = h('div', { id: 'new-key-box' });
+  const label = h('input', { id: 'key-label', type: 'text', placeholder: 'label (optional): what the key is for', spellcheck: 'false', maxlength: 64 });
+  const formErr = h('p', { class: 'field-error', role: 'alert', hidden: true });
+  const create = h('form', { class: 'inline-form', id: 'create-key', onsubmit: async (ev) => {
+    ev.preventDefault();
+    formErr.hidden = true;
+    try {
+      const k = await api('POST', '/keys', { label: label.value.trim() });
+      label.value = '';
+      replace(made, h('div', { class: 'secret-box', role: 'status' },
+        h('p', {}, h('strong', {}, 'Copy the new key now: '), 'rodeo keeps only its hash and will not show it again.'),
+        h('div', { class: 'copy-row' }, h('code', { id: 'new-key-secret' }, k.secret), copyButton('Copy key', k.secret)),
+        h('button', { type: 'button', class: 'small', id: 'dismiss-key', onclick: () => replace(made) }, 'I have copied it')));
+      load();
+    } catch (e) {
+      formErr.hidden = false;
+      formErr.textContent = e.message;
+    }
+  } }, label, h('button', { type: 'submit', class: 'primary' }, 'Create key'), formErr);
+
+  const revokeButton = (k) => {
+    // Two steps instead of a dialog: the first press asks, the second revokes.
+    const b = h('button', { type: 'button', class: 'danger small', 'data-act': 'revoke', onclick: async () => {
+      if (!b.dataset.armed) {
+        b.dataset.armed = '1';
+        b.textContent = k.current ? 'Revoke this key and sign out?' : 'Really revoke?';
+        return;
+      }
+      b.disabled = true;
+      try {
+        await api('DELETE', `/keys/${enc(k.id)}${k.current ? '?self=true' : ''}`);
+        if (k.current) { session.signOut(); location.hash = '#/runs'; return; } // the key is gone: back to sign-in
+        load();
+      } catch (e) { b.after(errorBox(e)); }
+    } }, 'Revoke');
+    return b;
+  };
+  const load = async () => {
+    try {
+      const keys = (await get('/keys')).keys || [];
+      replace(list, table(['Key', 'Label', 'Created', 'State', ''], keys.map((k) => h('tr', { 'data-key': k.id },
+        h('td', {}, h('code', {}, `${k.prefix}…`), ' ', h('span', { class: 'muted small' }, k.id), ' ', k.current ? h('span', { class: 'badge', title: 'the key this studio is signed in with' }, 'this studio') : null),
+        h('td', {}, k.label || h('span', { class: 'muted' }, '—')),
+        h('td', { title: k.created }, ago(k.created)),
+        h('td', {}, k.revoked ? h('span', { class: 'badge status-failed', title: k.revoked_at }, 'revoked') : h('span', { class: 'badge status-ok' }, 'active')),
+        h('td', { class: 'actions' }, k.revoked ? null : revokeButton(k))))));
+    } catch (e) { replace(list, errorBox(e)); }
+  };
   replace(main, h('div', { class: 'page-head' }, h('h1', {}, 'Keys')),
-    h('div', { class: 'card' },
-      h('p', {}, 'Keys are managed on the server’s command line; the HTTP API has no key endpoints, so a key can never create or revoke keys.'),
-      h('pre', { class: 'code' }, 'rodeo keys create [--account NAME]   # prints a new key once\nrodeo keys list                      # id, account, prefix, state\nrodeo keys revoke ID'),
-      h('p', { class: 'muted' }, 'A revoked key stops working at once; a studio signed in with it goes back to the sign-in page.')));
+    h('p', { class: 'hint' }, 'Keys of this account. A key can create and revoke its own account’s keys; other accounts’ keys are made with ',
+      h('code', {}, 'rodeo keys create --account NAME'), ' on the server. A revoked key stops working at once.'),
+    create, made, list);
+  load();
 }

@@ -5,23 +5,38 @@ import { h, replace, ago, duration, pretty, statusBadge, errorBox } from './dom.
 import { get, api, events, blobURL, enc } from './api.js';
 import { errorInWords, runStatuses, active } from './words.js';
 
-const filters = { status: '', script: '' };
+const filters = { status: '', script: '', source: '' };
+
+// sources are the values of a run's "source" (what started it), for the source filter.
+const sources = ['api', 'cli', 'trigger', 'schedule', 'email', 'sms', 'call', 'watch', 'extension'];
+
+// listQuery is the filters as GET /runs parameters: the server filters (and pages) the list.
+function listQuery() {
+  const q = new URLSearchParams({ limit: '100' });
+  if (filters.status) q.set('status', filters.status);
+  if (filters.script === '-') q.set('adhoc', 'true');
+  else if (filters.script) q.set('script', filters.script);
+  if (filters.source) q.set('source', filters.source);
+  return q.toString();
+}
 
 // runsView lists the account's runs, newest first, polling while the page is open.
 export function runsView(main) {
   let timer = 0;
   let stopped = false;
+  let asked = 0; // the newest request: an older answer that arrives late is dropped
   const body = h('tbody');
   const status = h('select', { id: 'filter-status', 'aria-label': 'Filter by status' },
     h('option', { value: '' }, 'any status'), runStatuses.map((s) => h('option', { value: s, selected: filters.status === s }, s.replace('_', ' '))));
   const script = h('select', { id: 'filter-script', 'aria-label': 'Filter by script' }, h('option', { value: '' }, 'any script'));
+  const source = h('select', { id: 'filter-source', 'aria-label': 'Filter by what started the run' },
+    h('option', { value: '' }, 'any source'), sources.map((s) => h('option', { value: s, selected: filters.source === s }, s)));
   const note = h('p', { class: 'hint', role: 'status' });
   let runs = [];
+  const filtered = () => filters.status || filters.script || filters.source;
   const draw = () => {
-    const shown = runs.filter((r) => (!filters.status || r.status === filters.status) &&
-      (!filters.script || (filters.script === '-' ? !r.script : r.script && r.script.name === filters.script)));
-    replace(body, shown.map(runRow));
-    replace(note, shown.length ? '' : (runs.length ? 'No run matches these filters.' : 'No runs yet. Start one with POST /agents, or run a saved script from Scripts.'));
+    replace(body, runs.map(runRow));
+    replace(note, runs.length ? '' : (filtered() ? 'No run matches these filters.' : 'No runs yet. Start one with POST /agents, or run a saved script from Scripts.'));
   };
   const fillScripts = (names) => {
     const keep = filters.script;
@@ -29,25 +44,30 @@ export function runsView(main) {
       [...names].sort().map((n) => h('option', { value: n, selected: keep === n }, n)));
     script.value = keep;
   };
-  status.addEventListener('change', () => { filters.status = status.value; draw(); });
-  script.addEventListener('change', () => { filters.script = script.value; draw(); });
   const names = new Set();
   get('/scripts').then((d) => { for (const s of d.scripts || []) names.add(s.name); fillScripts(names); }).catch(() => {});
   const poll = async () => {
+    clearTimeout(timer);
+    const mine = ++asked;
     try {
-      const d = await get('/runs?limit=100');
+      const d = await get(`/runs?${listQuery()}`);
+      if (mine !== asked || stopped) return;
       runs = d.runs || [];
       const before = names.size;
       for (const r of runs) if (r.script) names.add(r.script.name);
       if (names.size !== before || script.options.length <= 1) fillScripts(names);
       draw();
     } catch (e) {
+      if (mine !== asked) return;
       replace(note, errorBox(e));
     }
     if (!stopped) timer = setTimeout(poll, runs.some((r) => active(r.status)) ? 1000 : 3000);
   };
+  for (const [el, key] of [[status, 'status'], [script, 'script'], [source, 'source']]) {
+    el.addEventListener('change', () => { filters[key] = el.value; poll(); });
+  }
   replace(main,
-    h('div', { class: 'page-head' }, h('h1', {}, 'Runs'), h('div', { class: 'filters' }, status, script)),
+    h('div', { class: 'page-head' }, h('h1', {}, 'Runs'), h('div', { class: 'filters' }, status, script, source)),
     h('div', { class: 'table-wrap' }, h('table', { class: 'runs' },
       h('thead', {}, h('tr', {}, ['Status', 'Goal', 'Script', 'Source', 'Duration', 'When'].map((t) => h('th', { scope: 'col' }, t)))),
       body)),
@@ -75,9 +95,10 @@ export function runView(main, id) {
   const head = h('div');
   const steps = h('ol', { class: 'steps', 'aria-label': 'Steps' });
   const shots = h('section', { class: 'shots', hidden: true });
+  const live = h('section', { class: 'live', hidden: true });
   const data = h('pre', { class: 'json' });
   const msgs = h('ul', { class: 'messages' });
-  replace(main, head, h('h2', {}, 'Steps'), steps, shots, h('h2', {}, 'Data'), data, h('h2', { hidden: true }, 'Messages'), msgs);
+  replace(main, head, live, h('h2', {}, 'Steps'), steps, shots, h('h2', {}, 'Data'), data, h('h2', { hidden: true }, 'Messages'), msgs);
 
   const draw = () => {
     doc.steps = doc.steps || [];
@@ -102,6 +123,7 @@ export function runView(main, id) {
     }
     draw();
     if (!active(doc.status)) { loadShots(); return; }
+    liveView(live, id, ctl.signal);
     try {
       await events(`/runs/${enc(id)}/events`, (type, ev) => {
         if (type === 'step' && ev.step) upsertStep(doc, ev.step);
@@ -216,4 +238,28 @@ function timeline(section, images, urls) {
   section.hidden = false;
   replace(section, h('h2', {}, 'Screenshots'), h('div', { class: 'timeline-nav' }, prev, next), strip);
   show(0);
+}
+
+// liveView shows what the running run's browser tab shows: the frames of GET /runs/{id}/live,
+// read with fetch so the key stays in the header. It ends with the run (or when the page is left).
+function liveView(section, id, signal) {
+  const img = h('img', { alt: 'The run’s browser tab, live', id: 'live-frame', hidden: true });
+  const note = h('p', { class: 'muted small', role: 'status', id: 'live-note' }, 'Connecting to the run’s browser…');
+  section.hidden = false;
+  replace(section, h('h2', {}, 'Live'), h('figure', { class: 'live-view' }, img, note));
+  let frames = 0;
+  events(`/runs/${enc(id)}/live`, (type, ev) => {
+    if (type === 'frame' && ev.jpeg) {
+      img.src = `data:image/jpeg;base64,${ev.jpeg}`;
+      img.hidden = false;
+      frames++;
+      note.textContent = `Live: ${ev.width}×${ev.height} page, ${frames} frame${frames === 1 ? '' : 's'} so far (at most 4 a second).`;
+    } else if (type === 'waiting') {
+      note.textContent = 'Live: the run has no browser tab open right now.';
+    } else if (type === 'end') {
+      section.hidden = true;
+    }
+  }, signal).catch((e) => {
+    if (!signal.aborted) note.textContent = `The live view stopped: ${e.message}`;
+  });
 }

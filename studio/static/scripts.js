@@ -7,6 +7,7 @@ import { get, api, enc } from './api.js';
 import { Editor } from './editor.js';
 import { diffLines } from './diff.js';
 import { nodeSpecs } from './catalogue.js';
+import { scriptTriggers } from './triggers.js';
 
 export function scriptsView(main) {
   const body = h('div', {}, h('p', { class: 'muted' }, 'Loading…'));
@@ -36,6 +37,7 @@ export function scriptView(main, name) {
   const saved = h('span', { class: 'saved-note', role: 'status' });
   const versions = h('section', { class: 'versions' });
   const triggers = h('section', { class: 'triggers' });
+  const moreTriggers = h('section', { class: 'script-triggers' });
   const runBox = h('section', { class: 'run-now' });
   let editor;
 
@@ -137,11 +139,13 @@ export function scriptView(main, name) {
   };
 
   const drawTriggers = () => {
-    if (!state.name) { replace(triggers); replace(runBox); return; }
+    if (!state.name) { replace(triggers); replace(runBox); replace(moreTriggers); return; }
+    scriptTriggers(moreTriggers, state.name);
     const url = `${location.origin}/triggers/cloud`;
     const curl = `curl -s ${url} -H 'Content-Type: application/json' \\\n  -d '{"key": "'"$RODEO_KEY"'", "name": ${JSON.stringify(state.name)}, "data": "anything the script reads as {{data}}"}'`;
     replace(triggers, h('h2', {}, 'Triggers'),
       h('p', {}, 'A POST to the webhook runs the latest version; its ', h('code', {}, 'data'), ' becomes the variable ', h('code', {}, '{{data}}'), ' (a value, never code). Add ', h('code', {}, '?wait=true'), ' to get the run document back.'),
+      h('h3', {}, 'Webhook'),
       h('div', { class: 'copy-row' }, h('code', { id: 'webhook-url' }, url), copyButton('Copy URL', url)),
       h('p', { class: 'muted small' }, 'The same body to ', h('code', {}, `${location.origin}/triggers/extension`), ' runs it in your own browser through the companion extension.'),
       h('div', { class: 'copy-row' }, h('pre', { id: 'webhook-curl', class: 'code' }, curl), copyButton('Copy curl', curl)),
@@ -190,7 +194,7 @@ export function scriptView(main, name) {
     formEl, jsonEl, jsonNote,
     h('div', { class: 'save-row' }, h('button', { type: 'button', class: 'primary', id: 'save-script', onclick: () => save() }, 'Save'), saved,
       h('span', { class: 'muted small' }, 'Ctrl+S saves too')),
-    runBox, triggers, versions);
+    runBox, triggers, moreTriggers, versions);
 
   // Ctrl+S (⌘S) saves from anywhere on the page.
   main.addEventListener('keydown', (ev) => {
