@@ -16,6 +16,9 @@
 //	runs            run id -> RunRecord (JSON)
 //	account_runs    one nested bucket per account: run id -> empty, for ListRuns
 //	unfinished_runs run id -> empty for runs queued or running, for UnfinishedRuns
+//
+// Finished runs are pruned with their artifacts by age and by size (retention.go); the file is
+// rewritten without its free pages offline (compact.go).
 package store
 
 import (
@@ -24,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/rodeo-run/rodeo/errs"
@@ -81,6 +85,8 @@ type DB struct {
 	bolt *bolt.DB
 	dir  string
 	now  func() time.Time // injectable clock for tests
+	// pruned counts the runs Prune deleted (retention.go).
+	pruned atomic.Int64
 }
 
 // Open opens (creating if needed) the store in dir. It fails after about a second, with an
