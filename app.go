@@ -53,6 +53,7 @@ usage:
                                        saved scripts of an account (--key or RODEO_API_KEY)
   rodeo schedules list | add NAME (--cron C | --every D | --text T) | rm ID
                                        schedules of an account's saved scripts
+  rodeo store compact                  rewrite the store file without its free space (offline)
   rodeo nodes [--json|--markdown]      the node catalogue
   rodeo version
 
@@ -87,6 +88,8 @@ func (a *App) Main(ctx context.Context, args []string) (int, error) {
 		err = a.scripts(rest)
 	case "schedules":
 		err = a.schedules(rest)
+	case "store":
+		err = a.storeCmd(rest)
 	case "version", "--version":
 		fmt.Fprintln(a.Stdout, "rodeo", version)
 	case "help", "-h", "--help":
