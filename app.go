@@ -227,10 +227,16 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	display := a.addDisplayFlag(fs)
 	var inf inboundFlags
 	a.addInboundFlags(fs, &inf)
+	var rf retentionFlags
+	a.addRetentionFlags(fs, &rf)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	log := a.logger(*logLevel, *logFormat)
+	retention, err := rf.policy()
+	if err != nil {
+		return errs.Wrap(errs.InvalidConfig, err)
+	}
 
 	db, err := store.Open(*data)
 	if err != nil {
@@ -279,6 +285,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
+	stopRetention := startRetention(db, retention, rf.every, log) // after recovery: interrupted runs are finished now
+	defer stopRetention()
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
 	stopInbound, err := a.startInbound(ctx, inf, engine, db, *publicURL, log)
