@@ -11,7 +11,7 @@ import (
 // and says so; values within the bound are left as they are.
 func TestBoundDetail_WithoutStore(t *testing.T) {
 	long := strings.Repeat("é", MaxStepValue) // 2 bytes each: over the bound
-	list := make([]string, 4000) // 28 KB of JSON
+	list := make([]string, 4000)              // 28 KB of JSON
 	for i := range list {
 		list[i] = "item"
 	}

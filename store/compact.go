@@ -54,9 +54,19 @@ func Compact(dir string) (CompactResult, error) {
 		_ = os.Remove(tmp)
 		return res, fmt.Errorf("compact %s: %w", path, err)
 	}
+	var data int64
+	_ = dst.View(func(tx *bolt.Tx) error { data = tx.Size(); return nil })
 	if err := dst.Close(); err != nil {
 		_ = os.Remove(tmp)
 		return res, fmt.Errorf("compact %s: %w", path, err)
+	}
+	// bbolt grows a file in steps of up to 16 MB ahead of its data; the copy has no use for the
+	// room past its last page (it grows again on the next write that needs it).
+	if fi, err := os.Stat(tmp); err == nil && fi.Size() > data && data > 0 {
+		if err := os.Truncate(tmp, data); err != nil {
+			_ = os.Remove(tmp)
+			return res, fmt.Errorf("compact %s: %w", path, err)
+		}
 	}
 	if fi, err := os.Stat(tmp); err == nil {
 		res.After = fi.Size()

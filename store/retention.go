@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -65,8 +66,9 @@ func (r PruneResult) Runs() int { return r.ByAge + r.BySize }
 
 // Size is the store file's size and the bytes in use in it.
 type Size struct {
-	// File is the size of rodeo.db on disk. bbolt never shrinks its file: pages freed by deletes
-	// are reused by later writes, and `rodeo store compact` returns them to the disk.
+	// File is the size of rodeo.db on disk. bbolt grows it ahead of its data (up to 16 MB) and
+	// never shrinks it: pages freed by deletes are reused by later writes, and `rodeo store
+	// compact` returns them to the disk.
 	File int64 `json:"file_bytes"`
 	// Used is File less its free pages: what the data takes, the figure --max-store bounds.
 	Used int64 `json:"used_bytes"`
@@ -76,11 +78,18 @@ type Size struct {
 func (db *DB) Size() (Size, error) {
 	var s Size
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		s.File = tx.Size()
-		s.Used = s.File - int64(db.bolt.Stats().FreeAlloc)
+		s.Used = tx.Size() - int64(db.bolt.Stats().FreeAlloc)
 		return nil
 	})
-	return s, err
+	if err != nil {
+		return s, err
+	}
+	fi, err := os.Stat(db.bolt.Path())
+	if err != nil {
+		return s, fmt.Errorf("store size: %w", err)
+	}
+	s.File = fi.Size()
+	return s, nil
 }
 
 // PrunedRuns is how many runs Prune deleted since the DB was opened (a metric).
