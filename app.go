@@ -285,7 +285,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
-	stopRetention := startRetention(db, retention, rf.every, log) // after recovery: interrupted runs are finished now
+	stopRetention := startRetention(db, filepath.Join(*data, "work"), retention, rf.every, log) // after recovery: interrupted runs are finished now
 	defer stopRetention()
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine

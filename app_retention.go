@@ -5,6 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/rodeo-run/rodeo/store"
@@ -44,8 +47,9 @@ func (f retentionFlags) policy() (store.Retention, error) {
 }
 
 // startRetention prunes db by p now and then every interval until the returned stop is called
-// (which waits for a pass in progress). A policy that keeps everything starts nothing.
-func startRetention(db *store.DB, p store.Retention, every time.Duration, log *slog.Logger) (stop func()) {
+// (which waits for a pass in progress), and removes the working folders (work/<run id>) of the
+// runs it deletes. A policy that keeps everything starts nothing.
+func startRetention(db *store.DB, work string, p store.Retention, every time.Duration, log *slog.Logger) (stop func()) {
 	if p == (store.Retention{}) {
 		log.Info("retention off: runs are kept forever")
 		return func() {}
@@ -57,7 +61,7 @@ func startRetention(db *store.DB, p store.Retention, every time.Duration, log *s
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		for {
-			prune(db, p, log)
+			prune(db, work, p, log)
 			select {
 			case <-ctx.Done():
 				return
@@ -69,19 +73,66 @@ func startRetention(db *store.DB, p store.Retention, every time.Duration, log *s
 }
 
 // prune runs one retention pass and logs what it did.
-func prune(db *store.DB, p store.Retention, log *slog.Logger) {
+func prune(db *store.DB, work string, p store.Retention, log *slog.Logger) {
 	res, err := db.Prune(p)
+	folders := removeWorkFolders(work, res.IDs, log)
+	if p.KeepFor > 0 {
+		folders += sweepWorkFolders(db, work, time.Now().Add(-p.KeepFor), log)
+	}
 	if err != nil {
 		log.Error("retention pass failed", "err", err, "pruned_runs", res.Runs())
 		return
 	}
 	size, _ := db.Size()
 	if res.Runs() > 0 {
-		log.Info("pruned runs", "by_age", res.ByAge, "by_size", res.BySize, "artifacts", res.Artifacts,
+		log.Info("pruned runs", "by_age", res.ByAge, "by_size", res.BySize, "artifacts", res.Artifacts, "work_folders", folders,
 			"store_used", store.FormatSize(size.Used), "store_file", store.FormatSize(size.File))
 	}
 	if res.OverLimit {
 		log.Warn("the store is over --max-store with no finished run left to prune", "store_used", store.FormatSize(size.Used),
 			"max_store", store.FormatSize(p.MaxBytes))
 	}
+}
+
+// removeWorkFolders removes work/<id> of each deleted run and counts those that existed.
+func removeWorkFolders(work string, ids []string, log *slog.Logger) int {
+	n := 0
+	for _, id := range ids {
+		if id == "" || id != filepath.Base(id) || strings.HasPrefix(id, ".") {
+			continue // not a folder name runWorkDir would have made
+		}
+		dir := filepath.Join(work, id)
+		if _, err := os.Lstat(dir); err != nil {
+			continue
+		}
+		if err := os.RemoveAll(dir); err != nil {
+			log.Warn("remove a pruned run's working folder", "run", id, "err", err)
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// sweepWorkFolders removes the run folders in work last changed before cutoff whose run is not
+// in the store: those of `rodeo run` (never stored), and of runs deleted before their folder
+// could be (a crash, a compaction of an older store). A folder of a stored run is left to
+// removeWorkFolders, whatever its age.
+func sweepWorkFolders(db *store.DB, work string, cutoff time.Time, log *slog.Logger) int {
+	entries, err := os.ReadDir(work)
+	if err != nil {
+		return 0
+	}
+	var stale []string
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !e.IsDir() || !strings.HasPrefix(e.Name(), "r_") || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if stored, err := db.HasRun(e.Name()); err != nil || stored {
+			continue
+		}
+		stale = append(stale, e.Name())
+	}
+	return removeWorkFolders(work, stale, log)
 }

@@ -66,13 +66,30 @@ func TestServe_BadRetentionTouchesNothing(t *testing.T) {
 }
 
 // TestStartRetention_PrunesInBackground: the retention loop prunes at start and on every tick,
-// and stop waits for it.
+// removes the working folders of the runs it prunes and old ones of runs never stored, and stop
+// waits for it.
 func TestStartRetention_PrunesInBackground(t *testing.T) {
-	db, err := store.Open(t.TempDir())
+	dir := t.TempDir()
+	db, err := store.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	work := filepath.Join(dir, "work")
+	folder := func(name string, age time.Duration) string {
+		t.Helper()
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p, "out.txt"), []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, time.Now().Add(-age), time.Now().Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
 	put := func(id string, created time.Time) {
 		t.Helper()
 		if err := db.PutRun(store.RunRecord{ID: id, Account: "default", Status: "succeeded", Created: created, Doc: []byte(`{}`)}); err != nil {
@@ -80,7 +97,13 @@ func TestStartRetention_PrunesInBackground(t *testing.T) {
 		}
 	}
 	put("r_1", time.Now().Add(-2*time.Hour))
-	stop := startRetention(db, store.Retention{KeepFor: time.Hour}, 20*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	pruned := folder("r_1", 0)                 // a pruned run's: goes whatever its age
+	cli := folder("r_cli", 3*time.Hour)        // of a run never stored, old: goes
+	young := folder("r_young", time.Minute)    // of a run never stored, recent: stays
+	stored := folder("r_3", 5*time.Hour)       // of a kept run: stays however old
+	other := folder("unrelated", 10*time.Hour) // not a run's: stays
+	put("r_3", time.Now())
+	stop := startRetention(db, work, store.Retention{KeepFor: time.Hour}, 20*time.Millisecond, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	defer stop()
 	gone := func(id string) bool {
 		deadline := time.Now().Add(5 * time.Second)
@@ -99,10 +122,14 @@ func TestStartRetention_PrunesInBackground(t *testing.T) {
 	if !gone("r_2") {
 		t.Fatal("the old run was not pruned by a later pass")
 	}
-	put("r_3", time.Now())
 	stop()
 	if _, err := db.GetRun("default", "r_3"); err != nil {
 		t.Errorf("a new run was pruned: %v", err)
+	}
+	for p, want := range map[string]bool{pruned: false, cli: false, young: true, stored: true, other: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", filepath.Base(p), err == nil, want)
+		}
 	}
 	if db.PrunedRuns() != 2 {
 		t.Errorf("pruned %d runs, want 2", db.PrunedRuns())

@@ -59,6 +59,9 @@ type PruneResult struct {
 	// OverLimit is set when the store still holds more than MaxBytes with no finished run left
 	// to delete (the rest is saved scripts, sheets, keys and runs in progress).
 	OverLimit bool
+	// IDs are the deleted runs, oldest first, for what is kept outside the store (their working
+	// folders).
+	IDs []string
 }
 
 // Runs is the number of runs deleted.
@@ -92,6 +95,13 @@ func (db *DB) Size() (Size, error) {
 	return s, nil
 }
 
+// HasRun reports whether a run with id is stored, whatever its account.
+func (db *DB) HasRun(id string) (bool, error) {
+	var ok bool
+	err := db.bolt.View(func(tx *bolt.Tx) error { ok = tx.Bucket(bucketRuns).Get([]byte(id)) != nil; return nil })
+	return ok, err
+}
+
 // PrunedRuns is how many runs Prune deleted since the DB was opened (a metric).
 func (db *DB) PrunedRuns() int64 { return db.pruned.Load() }
 
@@ -101,14 +111,14 @@ func (db *DB) Prune(p Retention) (PruneResult, error) {
 	var res PruneResult
 	if p.KeepFor > 0 {
 		cutoff := db.timestamp().Add(-p.KeepFor)
-		n, arts, err := db.pruneWhile(func(h runHeader, _ int) (bool, bool) { return h.Created.Before(cutoff), false })
+		n, arts, err := db.pruneWhile(&res.IDs, func(h runHeader, _ int) (bool, bool) { return h.Created.Before(cutoff), false })
 		res.ByAge, res.Artifacts = n, arts
 		if err != nil {
 			return res, err
 		}
 	}
 	if p.MaxBytes > 0 {
-		n, arts, over, err := db.pruneToSize(p.MaxBytes)
+		n, arts, over, err := db.pruneToSize(p.MaxBytes, &res.IDs)
 		res.BySize, res.Artifacts, res.OverLimit = n, res.Artifacts+arts, over
 		if err != nil {
 			return res, err
@@ -121,7 +131,7 @@ func (db *DB) Prune(p Retention) (PruneResult, error) {
 // deletes runs whose records add up to the excess; the pages that frees differ a little from the
 // records' bytes (a page is freed whole, or merged), so it measures again and goes on until the
 // store fits or no finished run is left.
-func (db *DB) pruneToSize(max int64) (runs, artifacts int, over bool, err error) {
+func (db *DB) pruneToSize(max int64, ids *[]string) (runs, artifacts int, over bool, err error) {
 	for {
 		size, err := db.Size()
 		if err != nil {
@@ -132,7 +142,7 @@ func (db *DB) pruneToSize(max int64) (runs, artifacts int, over bool, err error)
 			return runs, artifacts, false, nil
 		}
 		var taken int64
-		n, arts, err := db.pruneWhile(func(_ runHeader, bytes int) (bool, bool) {
+		n, arts, err := db.pruneWhile(ids, func(_ runHeader, bytes int) (bool, bool) {
 			if taken >= excess {
 				return false, true
 			}
@@ -155,15 +165,16 @@ type runHeader struct {
 }
 
 // pruneWhile walks the finished runs oldest first and deletes those pick takes, in batches of
-// pruneBatch runs a transaction. pick gets the run and the bytes it and its artifacts hold, and
-// answers whether to delete it and whether to stop the walk (a run pick refuses also stops it).
-func (db *DB) pruneWhile(pick func(h runHeader, bytes int) (take, stop bool)) (runs, artifacts int, err error) {
+// pruneBatch runs a transaction, appending their ids to ids. pick gets the run and the bytes it
+// and its artifacts hold, and answers whether to delete it and whether to stop the walk (a run
+// pick refuses also stops it).
+func (db *DB) pruneWhile(ids *[]string, pick func(h runHeader, bytes int) (take, stop bool)) (runs, artifacts int, err error) {
 	var after []byte
 	for {
 		var n, arts int
 		var done bool
+		var victims []runVictim
 		err := db.bolt.Update(func(tx *bolt.Tx) error {
-			var victims []runVictim
 			victims, after, done = nextVictims(tx, after, pick)
 			for _, v := range victims {
 				a, err := deleteRun(tx, v)
@@ -176,6 +187,9 @@ func (db *DB) pruneWhile(pick func(h runHeader, bytes int) (take, stop bool)) (r
 		})
 		if err != nil {
 			return runs, artifacts, err
+		}
+		for _, v := range victims {
+			*ids = append(*ids, string(v.id))
 		}
 		db.pruned.Add(int64(n))
 		runs, artifacts = runs+n, artifacts+arts

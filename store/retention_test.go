@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -207,6 +208,15 @@ func TestPrune_ByAge(t *testing.T) {
 			if res.ByAge != tc.pruned || res.BySize != 0 || db.PrunedRuns() != int64(tc.pruned) {
 				t.Errorf("result %+v, counter %d; want %d pruned by age", res, db.PrunedRuns(), tc.pruned)
 			}
+			var gone []string
+			for _, id := range ids {
+				if !strings.Contains(fmt.Sprint(tc.want), id) {
+					gone = append(gone, id)
+				}
+			}
+			if fmt.Sprint(res.IDs) != fmt.Sprint(gone) {
+				t.Errorf("result lists %v as pruned, want %v", res.IDs, gone)
+			}
 		})
 	}
 }
@@ -276,7 +286,7 @@ func TestPrune_BySize(t *testing.T) {
 	if len(got) < 15 {
 		t.Errorf("kept only %d of 40 runs under a limit of half the data", len(got))
 	}
-	if res.BySize != len(ids)-len(got) || res.ByAge != 0 || res.Artifacts != 2*res.BySize || res.OverLimit {
+	if res.BySize != len(ids)-len(got) || res.ByAge != 0 || res.Artifacts != 2*res.BySize || res.OverLimit || len(res.IDs) != res.BySize || res.IDs[0] != "r_001" {
 		t.Errorf("result %+v for %d runs kept", res, len(got))
 	}
 }
