@@ -471,6 +471,7 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitInvalid, err
 	}
+	services.InlineStepValues = true // the run is printed whole, never stored
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log, Services: services}
 	if scripts.NeedsDesktop(script.Nodes) {
 		runner.Desktops = a.desktops(*display, a.Stderr, log)

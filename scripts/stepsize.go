@@ -18,6 +18,7 @@ import (
 // so the run document stays readable and its stored record small, and the value is one GET away.
 // The run's own `data` (its answer) is not touched. Without a store, or when the run already
 // keeps store.MaxArtifactsPerRun artifacts, the value is cut to its preview, with "truncated".
+// `rodeo run`, which prints its run and stores none, keeps values whole (InlineStepValues).
 
 // MaxStepValue bounds the JSON of one value in a step's detail.
 const MaxStepValue = 16 << 10
@@ -28,6 +29,9 @@ const stepPreview = 200
 // boundDetail replaces the outsized values of step's detail by artifact links. n is the index the
 // step will have in the run document.
 func (e *Env) boundDetail(step *Step, n int) {
+	if e.Services().InlineStepValues {
+		return
+	}
 	for key, val := range step.Detail {
 		raw, err := json.Marshal(val)
 		if err != nil || len(raw) <= MaxStepValue {

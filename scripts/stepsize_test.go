@@ -46,3 +46,15 @@ func TestPreview(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundDetail_Inline: a runner whose runs are not stored (rodeo run) keeps values whole.
+func TestBoundDetail_Inline(t *testing.T) {
+	long := strings.Repeat("x", 2*MaxStepValue)
+	step := &Step{Detail: map[string]any{"value": long}}
+	e := &Env{RunID: "r_1", Account: "acme", Logger: slog.New(slog.DiscardHandler),
+		runner: &Runner{Services: &Services{InlineStepValues: true}}}
+	e.boundDetail(step, 0)
+	if step.Detail["value"] != long {
+		t.Errorf("value became %.100v", step.Detail["value"])
+	}
+}
