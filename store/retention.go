@@ -37,7 +37,8 @@ const (
 const pruneBatch = 256
 
 // runKeyedBuckets are the top-level buckets keyed by run id alone, whose entry goes with the run.
-// The account index and the artifacts (keyed "<run>/<name>") are handled by deleteRun itself.
+// The account index and the artifacts (keyed "<run>/<name>", records and bytes) are handled by
+// deleteRun itself.
 var runKeyedBuckets = [][]byte{bucketUnfinishedRuns, bucketExtQueue}
 
 // Retention is a pruning policy. The zero value keeps everything.
@@ -238,13 +239,15 @@ func nextVictims(tx *bolt.Tx, after []byte, pick func(runHeader, int) (bool, boo
 	return out, nil, true
 }
 
-// artifactBytes is the bytes the artifacts of run hold (keys and records).
+// artifactBytes is the bytes the artifacts of run hold (keys, records and their bytes).
 func artifactBytes(tx *bolt.Tx, run []byte) int {
 	n := 0
 	prefix := append(append([]byte(nil), run...), '/')
-	c := tx.Bucket(bucketArtifacts).Cursor()
-	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-		n += len(k) + len(v)
+	for _, name := range [][]byte{bucketArtifacts, bucketArtifactData} {
+		c := tx.Bucket(name).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			n += len(k) + len(v)
+		}
 	}
 	return n
 }
@@ -272,6 +275,9 @@ func deleteRun(tx *bolt.Tx, v runVictim) (int, error) {
 	}
 	for _, k := range keys {
 		if err := tx.Bucket(bucketArtifacts).Delete(k); err != nil {
+			return 0, fmt.Errorf("store: delete artifact %s: %w", k, err)
+		}
+		if err := tx.Bucket(bucketArtifactData).Delete(k); err != nil {
 			return 0, fmt.Errorf("store: delete artifact %s: %w", k, err)
 		}
 	}

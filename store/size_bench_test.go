@@ -2,8 +2,10 @@ package store
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -59,8 +61,9 @@ func BenchmarkStoreSize(b *testing.B) {
 	b.ReportMetric(float64(res.After)/per, "compacted-B/step")
 }
 
-// putBenchRun stores one run of doc the way the engine does: queued, running, finished.
-func putBenchRun(b *testing.B, db *DB, doc map[string]any) {
+// putBenchRun stores one run of doc the way the engine does (queued, running, finished) and
+// returns its id.
+func putBenchRun(b *testing.B, db *DB, doc map[string]any) string {
 	id := NewID("r")
 	created := time.Now().UTC()
 	for _, status := range []string{StatusQueued, StatusRunning, "succeeded"} {
@@ -80,4 +83,52 @@ func putBenchRun(b *testing.B, db *DB, doc map[string]any) {
 			b.Fatal(err)
 		}
 	}
+	return id
+}
+
+// BenchmarkStoreSize_Recorded is BenchmarkStoreSize for runs recorded with --record: 1,000 of the
+// same runs, each with a screenshot per step (40 KB of incompressible bytes, like a JPEG of the
+// fixture form at quality 70). It reports bytes per step of the file and of the data in it.
+//
+//	go test -run '^$' -bench StoreSize_Recorded ./store/
+func BenchmarkStoreSize_Recorded(b *testing.B) {
+	const runs, shot = 1000, 40 << 10
+	raw, err := os.ReadFile(filepath.Join("testdata", "run-five-steps.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		b.Fatal(err)
+	}
+	steps := len(doc["steps"].([]any))
+	db, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	db.bolt.NoSync = true
+	rng := rand.New(rand.NewPCG(1, 2))
+	img := make([]byte, shot)
+	for range runs {
+		id := putBenchRun(b, db, doc)
+		for i := range steps {
+			for j := range img {
+				img[j] = byte(rng.Uint32())
+			}
+			name := "step-" + strconv.Itoa(i) + ".jpg"
+			if err := db.PutArtifact(Artifact{Run: id, Account: DefaultAccount, Name: name, ContentType: "image/jpeg", Data: img}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	var size Size
+	for b.Loop() {
+		if size, err = db.Size(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	per := float64(runs * steps)
+	b.ReportMetric(float64(size.File)/per, "file-B/step")
+	b.ReportMetric(float64(size.Used)/per, "used-B/step")
 }

@@ -143,6 +143,11 @@ func notFound(kind, id string) error {
 // decodeRecord checks a record's version before decoding it into dst, so that a record from a
 // newer format is refused instead of half-read.
 func decodeRecord(kind string, id []byte, data []byte, dst any) error {
+	return decodeRecordUpTo(kind, id, data, dst, recordVersion)
+}
+
+// decodeRecordUpTo is decodeRecord for a kind whose records have reached format newest.
+func decodeRecordUpTo(kind string, id []byte, data []byte, dst any, newest int) error {
 	var hdr struct {
 		V int `json:"v"`
 	}
@@ -150,9 +155,9 @@ func decodeRecord(kind string, id []byte, data []byte, dst any) error {
 		return fmt.Errorf("store: corrupt %s record %s: %w", kind, id, err)
 	}
 	switch {
-	case hdr.V > recordVersion:
+	case hdr.V > newest:
 		return fmt.Errorf("store: %s record %s has format version %d, newer than this rodeo understands (%d); upgrade rodeo: %w",
-			kind, id, hdr.V, recordVersion, ErrUnsupportedVersion)
+			kind, id, hdr.V, newest, ErrUnsupportedVersion)
 	case hdr.V < 1:
 		return fmt.Errorf("store: corrupt %s record %s: missing format version", kind, id)
 	}
