@@ -71,11 +71,30 @@ func Compact(dir string) (CompactResult, error) {
 	if fi, err := os.Stat(tmp); err == nil {
 		res.After = fi.Size()
 	}
+	old, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		_ = os.Remove(tmp)
+		return res, fmt.Errorf("compact %s: %w", path, err)
+	}
+	defer old.Close()
 	if err := os.Rename(tmp, path); err != nil {
 		_ = os.Remove(tmp)
 		return res, fmt.Errorf("replace %s: %w", path, err)
 	}
-	return res, syncDir(dir)
+	if err := syncDir(dir); err != nil {
+		return res, err
+	}
+	return res, retire(old, src.Info().PageSize)
+}
+
+// retire overwrites the meta pages of the file compaction replaced. A server started during the
+// compaction opened that file and waits for its lock; when the lock is released it must fail
+// ("invalid database": start it again) instead of running on a copy nobody will read again.
+func retire(old *os.File, pageSize int) error {
+	if _, err := old.WriteAt(make([]byte, 2*pageSize), 0); err != nil {
+		return fmt.Errorf("retire the replaced store file: %w", err)
+	}
+	return old.Sync()
 }
 
 // syncDir makes a rename in dir durable.

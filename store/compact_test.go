@@ -3,12 +3,14 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/rodeo-run/rodeo/errs"
+	bolt "go.etcd.io/bbolt"
 )
 
 func TestCompact_ShrinksAfterDeletes(t *testing.T) {
@@ -88,5 +90,40 @@ func TestCompact_RefusesWhileOpen(t *testing.T) {
 func TestCompact_NoStore(t *testing.T) {
 	if _, err := Compact(t.TempDir()); errs.Code(err) != errs.NotFound {
 		t.Errorf("Compact of an empty directory: %v, want not_found", err)
+	}
+}
+
+// TestCompact_RetiresTheReplacedFile: a process that opened the file before the compaction (a
+// server waiting for the lock) finds a file bbolt refuses, not the old data.
+func TestCompact_RetiresTheReplacedFile(t *testing.T) {
+	dir := t.TempDir()
+	db := openTestDB(t, dir)
+	putTestRuns(t, db, time.Now(), []testRun{{status: "succeeded", artifacts: 10}})
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waiting, err := os.Open(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer waiting.Close()
+	if _, err := Compact(dir); err != nil {
+		t.Fatal(err)
+	}
+	meta := make([]byte, 8192)
+	if _, err := waiting.ReadAt(meta, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(meta, make([]byte, len(meta))) {
+		t.Error("the replaced file still has its meta pages")
+	}
+	if old, err := bolt.Open(fmt.Sprintf("/proc/self/fd/%d", waiting.Fd()), 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: true}); err == nil {
+		_ = old.Close()
+		t.Error("bbolt opened the replaced file")
+	}
+	// The new file is whole.
+	db = openTestDB(t, dir)
+	if _, err := db.GetRun("acme", "r_000"); err != nil {
+		t.Errorf("run after compaction: %v", err)
 	}
 }
