@@ -224,11 +224,11 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	a.addServiceFlags(fs, &sf)
 	var schedf scheduleFlags
 	a.addScheduleFlags(fs, &schedf)
+	var rf retentionFlags // app_retention.go
+	a.addRetentionFlags(fs, &rf)
 	display := a.addDisplayFlag(fs)
 	var inf inboundFlags
 	a.addInboundFlags(fs, &inf)
-	var rf retentionFlags
-	a.addRetentionFlags(fs, &rf)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -285,10 +285,10 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	}
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
-	stopRetention := startRetention(db, filepath.Join(*data, "work"), retention, rf.every, log) // after recovery: interrupted runs are finished now
-	defer stopRetention()
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
+	stopRetention := startRetention(db, filepath.Join(*data, "work"), retention, rf.every, log) // after recovery: interrupted runs are finished now
+	defer stopRetention()
 	stopInbound, err := a.startInbound(ctx, inf, engine, db, *publicURL, log)
 	if err != nil {
 		return err
