@@ -286,8 +286,9 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	hub.Resume()
 	server.AttachExtensionHub(engine, hub)
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
-	defer stopScheduler()                                                                       // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
-	stopRetention := startRetention(db, filepath.Join(*data, "work"), retention, rf.every, log) // after recovery: interrupted runs are finished now
+	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
+	// Retention after recovery: runs interrupted by the last stop are finished (and prunable) now.
+	stopRetention := startRetention(db, filepath.Join(*data, "work"), retention, rf.every, log)
 	defer stopRetention()
 	stopInbound, err := a.startInbound(ctx, inf, engine, db, *publicURL, log)
 	if err != nil {
