@@ -53,6 +53,7 @@ usage:
                                        saved scripts of an account (--key or RODEO_API_KEY)
   rodeo schedules list | add NAME (--cron C | --every D | --text T) | rm ID
                                        schedules of an account's saved scripts
+  rodeo store compact                  rewrite the store file without its free space (offline)
   rodeo nodes [--json|--markdown]      the node catalogue
   rodeo version
 
@@ -87,6 +88,8 @@ func (a *App) Main(ctx context.Context, args []string) (int, error) {
 		err = a.scripts(rest)
 	case "schedules":
 		err = a.schedules(rest)
+	case "store":
+		err = a.storeCmd(rest)
 	case "version", "--version":
 		fmt.Fprintln(a.Stdout, "rodeo", version)
 	case "help", "-h", "--help":
@@ -221,6 +224,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	a.addServiceFlags(fs, &sf)
 	var schedf scheduleFlags
 	a.addScheduleFlags(fs, &schedf)
+	var rf retentionFlags // app_retention.go
+	a.addRetentionFlags(fs, &rf)
 	display := a.addDisplayFlag(fs)
 	var inf inboundFlags
 	a.addInboundFlags(fs, &inf)
@@ -228,6 +233,10 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	log := a.logger(*logLevel, *logFormat)
+	retention, err := rf.policy()
+	if err != nil {
+		return errs.Wrap(errs.InvalidConfig, err)
+	}
 
 	db, err := store.Open(*data)
 	if err != nil {
@@ -278,6 +287,9 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	server.AttachExtensionHub(engine, hub)
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
+	// Retention after recovery: runs interrupted by the last stop are finished (and prunable) now.
+	stopRetention := startRetention(db, filepath.Join(*data, "work"), retention, rf.every, log)
+	defer stopRetention()
 	stopInbound, err := a.startInbound(ctx, inf, engine, db, *publicURL, log)
 	if err != nil {
 		return err
@@ -460,6 +472,7 @@ func (a *App) run(ctx context.Context, args []string) (int, error) {
 	if err != nil {
 		return exitInvalid, err
 	}
+	services.InlineStepValues = true // the run is printed whole, never stored
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: log, Services: services}
 	if scripts.NeedsDesktop(script.Nodes) {
 		runner.Desktops = a.desktops(*display, a.Stderr, log)

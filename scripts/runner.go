@@ -321,6 +321,7 @@ func (rn *Runner) exec(ctx context.Context, env *Env, c *Call, built Node, detai
 		step.DurationMS = time.Since(start).Milliseconds()
 		step.Detail = env.detail
 		env.recordStep(ctx, c, &step)
+		env.boundDetail(&step, env.run.stepCount())
 		if checks != nil || attempts > 0 {
 			step.Verification = &Verification{Passed: err == nil && allPassed(checks), Attempts: max(attempts, 1), Checks: checks}
 			if step.Verification.Checks == nil {

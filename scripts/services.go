@@ -37,6 +37,9 @@ type Services struct {
 	// Net decides which addresses the HTTP nodes and open tab may reach; nil means
 	// netguard.Default() (cloud metadata and link-local refused).
 	Net *netguard.Guard
+	// InlineStepValues keeps step values over MaxStepValue in the run document instead of
+	// moving them to artifacts (stepsize.go): `rodeo run` prints its run and stores none.
+	InlineStepValues bool
 }
 
 // Guard returns the run's outbound guard (never nil).

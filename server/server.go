@@ -83,6 +83,7 @@ func New(cfg Config) *Server {
 	}
 	s := &Server{cfg: cfg, log: cfg.Logger, limiter: newLimiter(cfg.RateLimit)}
 	s.metrics = newMetrics(cfg.Pool, cfg.Engine)
+	s.metrics.addStore(cfg.Store)
 	s.app = fiber.New(fiber.Config{
 		AppName:               "rodeo",
 		BodyLimit:             cfg.BodyLimit,

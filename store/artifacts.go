@@ -14,15 +14,26 @@ import (
 // Artifacts are files a run keeps with its record (screenshots), served at
 // /runs/<run>/artifacts/<name> to the run's account.
 //
-// Bucket:
+// Buckets:
 //
-//	artifacts  "<run id>/<name>" -> Artifact (JSON, the bytes inline)
+//	artifacts      "<run id>/<name>" -> Artifact (JSON, without its bytes)
+//	artifact_data  "<run id>/<name>" -> the bytes, as they are
 //
 // One bucket keyed by run then name keeps a run's artifacts adjacent, so listing them is a
-// prefix scan. Sizes are capped: artifacts live in the same file as keys and runs.
-var bucketArtifacts = []byte("artifacts")
+// prefix scan that never reads the bytes. The bytes are kept raw beside the record rather than
+// inside its JSON, where base64 made every screenshot a third larger. A record of format 1 has
+// its bytes inline (Data); it is read as it is, and replaced by the new form when rewritten.
+// Sizes are capped: artifacts live in the same file as keys and runs.
+var (
+	bucketArtifacts    = []byte("artifacts")
+	bucketArtifactData = []byte("artifact_data")
+)
 
-func init() { featureBuckets = append(featureBuckets, bucketArtifacts) }
+// artifactVersion is the format of the artifact records this build writes: 2, the bytes in
+// artifact_data. A rodeo that knows only format 1 refuses them instead of serving empty files.
+const artifactVersion = 2
+
+func init() { featureBuckets = append(featureBuckets, bucketArtifacts, bucketArtifactData) }
 
 // Artifact limits.
 const (
@@ -83,13 +94,15 @@ func (db *DB) PutArtifact(a Artifact) error {
 	if a.ContentType == "" {
 		a.ContentType = "application/octet-stream"
 	}
-	a.V, a.Size, a.Created = recordVersion, len(a.Data), db.timestamp()
+	a.V, a.Size, a.Created = artifactVersion, len(a.Data), db.timestamp()
+	data := a.Data
+	a.Data = nil
 	key := artifactKey(a.Run, a.Name)
 	return db.bolt.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketArtifacts)
 		if old := b.Get(key); old != nil {
 			var prev Artifact
-			if err := decodeRecord("artifact", key, old, &prev); err != nil {
+			if err := decodeArtifact(key, old, &prev); err != nil {
 				return err
 			}
 			if prev.Account != a.Account {
@@ -106,12 +119,32 @@ func (db *DB) PutArtifact(a Artifact) error {
 				return errs.E(errs.TooLarge, "run %s already keeps %d artifacts, the most a run may keep", a.Run, n)
 			}
 		}
-		data, err := json.Marshal(a)
+		rec, err := json.Marshal(a)
 		if err != nil {
 			return fmt.Errorf("store: encode artifact %s: %w", key, err)
 		}
-		return b.Put(key, data)
+		if err := b.Put(key, rec); err != nil {
+			return fmt.Errorf("store: put artifact %s: %w", key, err)
+		}
+		if data == nil {
+			data = []byte{} // bbolt stores a nil value as empty anyway; say so
+		}
+		return tx.Bucket(bucketArtifactData).Put(key, data)
 	})
+}
+
+// decodeArtifact reads an artifact record of format 1 (bytes inline) or 2 (bytes apart).
+func decodeArtifact(key, rec []byte, a *Artifact) error {
+	return decodeRecordUpTo("artifact", key, rec, a, artifactVersion)
+}
+
+// artifactData returns the bytes of the artifact at key: inline in a format 1 record, else in
+// artifact_data (copied: the slice outlives the transaction).
+func artifactData(tx *bolt.Tx, key []byte, a *Artifact) []byte {
+	if a.V < 2 {
+		return a.Data
+	}
+	return append([]byte{}, tx.Bucket(bucketArtifactData).Get(key)...)
 }
 
 // GetArtifact returns the artifact name of run, with its bytes. An artifact of another account
@@ -123,16 +156,17 @@ func (db *DB) GetArtifact(account, run, name string) (Artifact, error) {
 	}
 	key := artifactKey(run, name)
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		data := tx.Bucket(bucketArtifacts).Get(key)
-		if data == nil {
+		rec := tx.Bucket(bucketArtifacts).Get(key)
+		if rec == nil {
 			return notFound("artifact", name)
 		}
-		if err := decodeRecord("artifact", key, data, &a); err != nil {
+		if err := decodeArtifact(key, rec, &a); err != nil {
 			return err
 		}
 		if a.Account != account {
 			return notFound("artifact", name)
 		}
+		a.Data = artifactData(tx, key, &a)
 		return nil
 	})
 	if err != nil {
@@ -153,7 +187,7 @@ func (db *DB) ListArtifacts(account, run string) ([]Artifact, error) {
 		c := tx.Bucket(bucketArtifacts).Cursor()
 		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
 			var a Artifact
-			if err := decodeRecord("artifact", k, v, &a); err != nil {
+			if err := decodeArtifact(k, v, &a); err != nil {
 				return err
 			}
 			if a.Account != account {

@@ -16,6 +16,9 @@
 //	runs            run id -> RunRecord (JSON)
 //	account_runs    one nested bucket per account: run id -> empty, for ListRuns
 //	unfinished_runs run id -> empty for runs queued or running, for UnfinishedRuns
+//
+// Finished runs are pruned with their artifacts by age and by size (retention.go); the file is
+// rewritten without its free pages offline (compact.go).
 package store
 
 import (
@@ -24,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/rodeo-run/rodeo/errs"
@@ -81,6 +85,8 @@ type DB struct {
 	bolt *bolt.DB
 	dir  string
 	now  func() time.Time // injectable clock for tests
+	// pruned counts the runs Prune deleted (retention.go).
+	pruned atomic.Int64
 }
 
 // Open opens (creating if needed) the store in dir. It fails after about a second, with an
@@ -137,6 +143,11 @@ func notFound(kind, id string) error {
 // decodeRecord checks a record's version before decoding it into dst, so that a record from a
 // newer format is refused instead of half-read.
 func decodeRecord(kind string, id []byte, data []byte, dst any) error {
+	return decodeRecordUpTo(kind, id, data, dst, recordVersion)
+}
+
+// decodeRecordUpTo is decodeRecord for a kind whose records have reached format newest.
+func decodeRecordUpTo(kind string, id []byte, data []byte, dst any, newest int) error {
 	var hdr struct {
 		V int `json:"v"`
 	}
@@ -144,9 +155,9 @@ func decodeRecord(kind string, id []byte, data []byte, dst any) error {
 		return fmt.Errorf("store: corrupt %s record %s: %w", kind, id, err)
 	}
 	switch {
-	case hdr.V > recordVersion:
+	case hdr.V > newest:
 		return fmt.Errorf("store: %s record %s has format version %d, newer than this rodeo understands (%d); upgrade rodeo: %w",
-			kind, id, hdr.V, recordVersion, ErrUnsupportedVersion)
+			kind, id, hdr.V, newest, ErrUnsupportedVersion)
 	case hdr.V < 1:
 		return fmt.Errorf("store: corrupt %s record %s: missing format version", kind, id)
 	}

@@ -117,6 +117,24 @@ func checkIndexes(tx *bolt.Tx) []error {
 	if indexed != runN {
 		add("%d runs but %d account index entries", runN, indexed)
 	}
+
+	// An artifact of format 2 has its bytes in artifact_data, and artifact_data holds nothing else.
+	arts, artData := tx.Bucket(bucketArtifacts), tx.Bucket(bucketArtifactData)
+	_ = arts.ForEach(func(k, v []byte) error {
+		var a Artifact
+		if err := decodeArtifact(k, v, &a); err != nil {
+			add("artifact %s: %v", k, err)
+		} else if d := artData.Get(k); a.V >= 2 && (d == nil || len(d) != a.Size) {
+			add("artifact %s of %d bytes has %d bytes of data (present: %v)", k, a.Size, len(d), d != nil)
+		}
+		return nil
+	})
+	_ = artData.ForEach(func(k, _ []byte) error {
+		if arts.Get(k) == nil {
+			add("artifact data %s has no artifact record", k)
+		}
+		return nil
+	})
 	return problems
 }
 

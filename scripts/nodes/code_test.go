@@ -15,6 +15,7 @@ import (
 	"github.com/rodeo-run/rodeo/llm"
 	"github.com/rodeo-run/rodeo/llm/llmtest"
 	"github.com/rodeo-run/rodeo/scripts"
+	"github.com/rodeo-run/rodeo/store"
 )
 
 // codeRun compiles nodes and runs them without a browser, with code nodes allowed (or not) and
@@ -196,10 +197,20 @@ func TestCode_Failures(t *testing.T) {
 		st.Detail["stderr"] != "boom\n" || !strings.Contains(st.Error.Message, "boom") {
 		t.Fatal(dump(doc))
 	}
-	_, doc = codeRun(t, nil, []map[string]any{{"type": "python", "code": "import sys\nsys.stdout.write('x' * 200000)"}}, nil)
+	// Output is capped at 64 KiB; over 16 KiB, the step keeps it as an artifact with a link.
+	db, err := store.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	r, doc := codeRun(t, &scripts.Services{CodeNodes: true, Store: db}, []map[string]any{{"type": "python", "code": "import sys\nsys.stdout.write('x' * 200000)"}}, nil)
 	st = doc.Steps[0]
-	if out, _ := st.Detail["stdout"].(string); doc.Status != scripts.StatusSucceeded || len(out) != 64<<10 || st.Detail["output_truncated"] == nil {
-		t.Fatalf("stdout of %d bytes, truncated %v", len(st.Detail["stdout"].(string)), st.Detail["output_truncated"])
+	link, _ := st.Detail["stdout"].(map[string]any)
+	if doc.Status != scripts.StatusSucceeded || link["bytes"] != 64<<10 || link["artifact"] != store.ArtifactPath(r.ID(), "step-0-stdout.txt") || st.Detail["output_truncated"] == nil {
+		t.Fatalf("stdout %.300v, truncated %v", st.Detail["stdout"], st.Detail["output_truncated"])
+	}
+	if a, err := db.GetArtifact("test", r.ID(), "step-0-stdout.txt"); err != nil || string(a.Data) != strings.Repeat("x", 64<<10) {
+		t.Fatalf("stdout artifact: %d bytes, %v", len(a.Data), err)
 	}
 }
 
