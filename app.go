@@ -275,6 +275,9 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		log.Warn("marked runs interrupted by the last stop as failed", "runs", n)
 	}
 	hub.Resume()
+	if n := engine.ResumeQueued(); n > 0 {
+		log.Info("resumed runs that were waiting for a browser at the last stop", "runs", n)
+	}
 	server.AttachExtensionHub(engine, hub)
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine

@@ -169,7 +169,7 @@ func TestEngine_QueueFIFOCancelAndFull(t *testing.T) {
 	}
 }
 
-func TestEngine_ShutdownCancelsQueuedRuns(t *testing.T) {
+func TestEngine_ShutdownKeepsQueuedRunsForTheNextStart(t *testing.T) {
 	e, s, q, db := newQueueEngine(t, 1, 5)
 	opt := StartOptions{Account: "acct"}
 	running, _ := e.Enqueue(s, opt)
@@ -183,15 +183,11 @@ func TestEngine_ShutdownCancelsQueuedRuns(t *testing.T) {
 	if err := e.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	d := e.Wait(t.Context(), queued)
-	if d.Status != StatusCanceled || d.Error == nil || d.Started != nil {
-		t.Errorf("queued run at shutdown: %+v", d)
-	}
-	if st := storedStatus(t, db, queued.ID()); st != StatusCanceled {
-		t.Errorf("queued run stored as %s", st)
-	}
 	if d := e.Wait(t.Context(), running); d.Status != StatusCanceled {
 		t.Errorf("running run after the grace: %s", d.Status)
+	}
+	if st := storedStatus(t, db, queued.ID()); st != StatusQueued {
+		t.Errorf("queued run stored as %s after a shutdown, want it still queued", st)
 	}
 	if len(q.order()) != 1 {
 		t.Errorf("a queued run started during shutdown: %v", q.order())
@@ -199,6 +195,38 @@ func TestEngine_ShutdownCancelsQueuedRuns(t *testing.T) {
 	if _, err := e.Enqueue(s, opt); errs.Code(err) != errs.Busy {
 		t.Errorf("Enqueue after Shutdown: %v, want busy", err)
 	}
+	// The next engine on the same store resumes it.
+	next := restartQueueEngine(t, e, db, 1)
+	if n, err := next.RecoverInterrupted(); err != nil || n != 0 {
+		t.Fatalf("RecoverInterrupted = %d, %v; want 0 (the queued run is resumed, not interrupted)", n, err)
+	}
+	if n := next.ResumeQueued(); n != 1 {
+		t.Fatalf("ResumeQueued = %d, want 1", n)
+	}
+	close(q.release)
+	r, ok := next.Active("acct", queued.ID())
+	if !ok {
+		t.Fatal("the resumed run is not active")
+	}
+	if d := next.Wait(t.Context(), r); d.Status != StatusSucceeded {
+		t.Errorf("resumed run: %s %+v", d.Status, d.Error)
+	}
+	if got := q.order(); len(got) != 2 || got[1] != queued.ID() {
+		t.Errorf("start order %v", got)
+	}
+}
+
+// restartQueueEngine is a new engine on db with e's registry and a fresh pool, as after a restart.
+func restartQueueEngine(t *testing.T, e *Engine, db *store.DB, contexts int) *Engine {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	next := NewEngine(&Runner{Registry: e.Runner.Registry, Browsers: &fakePool{slots: make(chan struct{}, contexts)}, Logger: log}, db, log)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = next.Shutdown(ctx)
+	})
+	return next
 }
 
 func TestEngine_EnqueueWithoutBrowserStartsAtOnce(t *testing.T) {
