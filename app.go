@@ -224,6 +224,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	display := a.addDisplayFlag(fs)
 	var inf inboundFlags
 	a.addInboundFlags(fs, &inf)
+	var of outboxFlags
+	a.addOutboxFlags(fs, &of)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -286,6 +288,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stopInbound()
+	stopOutbox := startOutbox(of, services, db, log)
+	defer stopOutbox()
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 
