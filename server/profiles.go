@@ -17,6 +17,10 @@ import (
 // answers busy while a run uses it (its end would save it again).
 
 func init() {
+	operations = append(operations,
+		operation{"GET", "/profiles", "The account's named browser profiles (what they hold, not their values)", true, "", 200, "", []int{401}},
+		operation{"DELETE", "/profiles/{name}", "Forget a browser profile (busy while a run uses it)", true, "", 200, "", []int{400, 401, 404, 503}},
+	)
 	mounts = append(mounts, func(s *Server) {
 		s.app.Get("/profiles", s.listProfiles)
 		s.app.Delete("/profiles/:name", s.deleteProfile)
