@@ -41,6 +41,12 @@ func (e *Env) loadProfile(ctx context.Context) error {
 	if name == "" || db == nil {
 		return nil
 	}
+	if b := e.browser.session.Browser(); b == nil || b.BrowserContextID == "" {
+		// The extension's tab in the user's own browser: its cookies are the user's, not a
+		// profile's to overwrite or copy.
+		e.Logger.Info("browser profile not used: the run's browser is not an isolated context", "profile", name)
+		return nil
+	}
 	p, err := db.GetProfile(e.Account, name)
 	if errs.Is(err, errs.NotFound) {
 		e.browser.profile = name // a new profile: this run's state becomes it
