@@ -116,8 +116,9 @@ func (o *Outbox) attempt(ctx context.Context, m store.OutboxMessage) (store.Outb
 		return m, err
 	}
 	reply, err := o.send(ctx, m)
-	if ctx.Err() != nil {
-		// Stopping: the mark stays "sending" and the next start tries again.
+	if err != nil && ctx.Err() != nil {
+		// Stopping mid-attempt: the mark stays "sending" and the next start tries again. (An
+		// accepted message is marked sent below even when stopping.)
 		return m, ctx.Err()
 	}
 	if err == nil {
