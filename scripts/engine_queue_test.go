@@ -252,3 +252,34 @@ func TestEngine_EnqueueWithoutBrowserStartsAtOnce(t *testing.T) {
 type noopNode struct{}
 
 func (noopNode) Run(context.Context, *Env) error { return nil }
+
+func TestEngine_QueuedRunsWaitForTheirProfileOthersGoAhead(t *testing.T) {
+	e, s, q, _ := newQueueEngine(t, 2, 5)
+	withProfile := func(name string) *Script { c := *s; c.Profile = name; return &c }
+	opt := StartOptions{Account: "acct", Source: "trigger"}
+	a, _ := e.Enqueue(withProfile("p"), opt)
+	b, _ := e.Enqueue(withProfile("p"), opt)
+	c, err := e.Enqueue(withProfile(""), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "two runs to hold the two contexts", func() bool { return len(q.order()) == 2 })
+	time.Sleep(50 * time.Millisecond) // b would have started by now if the profile let it
+	if got := q.order(); got[0] != a.ID() || got[1] != c.ID() {
+		t.Fatalf("started %v, want %s (profile p) then %s (no profile), with %s waiting for p", got, a.ID(), c.ID(), b.ID())
+	}
+	if holder, ok := e.ProfileInUse("acct", "p"); !ok || holder != a.ID() {
+		t.Errorf("ProfileInUse = %q %v, want %s", holder, ok, a.ID())
+	}
+	if _, err := e.Start(t.Context(), withProfile("p"), StartOptions{Account: "acct"}); errs.Code(err) != errs.Busy {
+		t.Errorf("a direct run on a profile in use: %v, want busy", err)
+	}
+	close(q.release)
+	da, db := e.Wait(t.Context(), a), e.Wait(t.Context(), b)
+	if da.Status != StatusSucceeded || db.Status != StatusSucceeded || db.Started.Before(*da.Finished) {
+		t.Errorf("b started %v before a finished %v (%s, %s)", db.Started, da.Finished, da.Status, db.Status)
+	}
+	if _, ok := e.ProfileInUse("acct", "p"); ok {
+		t.Error("the profile is still held after its runs ended")
+	}
+}
