@@ -365,7 +365,7 @@ func (sc *Scheduler) compile(s store.Schedule, slot time.Time, instance, instanc
 		for k, v := range s.Agent.Vars {
 			vars[k] = v
 		}
-		goal = s.Agent.Goal
+		goal, profile = s.Agent.Goal, s.Agent.Profile
 		if err := json.Unmarshal(s.Agent.JSONOutput, &nodes); err != nil {
 			return nil, nil, errs.E(errs.Internal, "schedule %s: its agent: %v", s.ID, err)
 		}
