@@ -150,7 +150,7 @@ func TestProfile_KeepsCookiesAndLocalStorageBetweenRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := e.Wait(t.Context(), r)
-		if d.Status != scripts.StatusSucceeded {
+		if d.Status != scripts.StatusSucceeded || d.Profile != profile {
 			t.Fatalf("run on profile %q: %s", profile, dump(d))
 		}
 		return d
