@@ -21,12 +21,14 @@ import (
 // saved: every run starts from an empty context.
 //
 // Cookies go through CDP's Storage.getCookies/setCookies for the context. Local storage is per
-// origin and CDP reads or writes it only through a frame of that origin, so for each origin a
-// scratch tab of the context is navigated to the origin with every request answered by an empty
-// page from here (Fetch interception: nothing reaches the network and no site script runs), and
-// the values are read or written there. The origins saved are those the profile already had
-// plus those of the context's tabs at the run's end; an origin the run visited only in a tab it
-// closed, or navigated away from, keeps its previous values.
+// origin and CDP reads or writes it only through a frame of that origin, so a tab of the context
+// is navigated to each origin in turn with every request answered by an empty page from here
+// (Fetch interception: nothing reaches the network and no site script runs), and the values are
+// read or written there. The tab is the run's blank warm page at load (left blank again, its
+// history cleared) and its current tab at the end (the run is over); a new tab would cost more
+// than all the rest. The origins saved are those the profile already had plus those of the
+// context's tabs at the run's end; an origin the run visited only in a tab it closed, or
+// navigated away from, keeps its previous values.
 
 // profileSaveTimeout bounds saving a profile at a run's end.
 const profileSaveTimeout = 15 * time.Second
@@ -55,7 +57,7 @@ func (e *Env) loadProfile(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := restoreState(ctx, e.browser.session.Browser(), p); err != nil {
+	if err := restoreState(ctx, e.browser.session.Browser(), e.browser.page, p); err != nil {
 		return errs.E(errs.BrowserUnavailable, "browser profile %s could not be loaded: %v", name, err)
 	}
 	e.browser.profile = name
@@ -78,7 +80,7 @@ func (e *Env) saveProfile() {
 		e.Logger.Error("browser profile not saved", "profile", name, "err", err)
 		return
 	}
-	p, err := captureState(ctx, s.Browser(), old.LocalStorage)
+	p, err := captureState(ctx, s.Browser(), e.browser.page, old.LocalStorage)
 	if err != nil {
 		e.Logger.Error("browser profile not saved", "profile", name, "err", err)
 		return
@@ -98,8 +100,10 @@ func (e *Env) profileName() string {
 	return e.run.Script.Profile
 }
 
-// restoreState puts p's cookies and local storage into the context of b.
-func restoreState(ctx context.Context, b *rod.Browser, p store.Profile) error {
+// restoreState puts p's cookies and local storage into the context of b, through its blank warm
+// page, which it leaves blank again with no history (a later "go back" must not reach the empty
+// stand-in pages).
+func restoreState(ctx context.Context, b *rod.Browser, page *rod.Page, p store.Profile) error {
 	b = b.Context(ctx)
 	if len(p.Cookies) > 0 {
 		var cookies []*proto.NetworkCookie
@@ -115,15 +119,30 @@ func restoreState(ctx context.Context, b *rod.Browser, p store.Profile) error {
 	if len(p.LocalStorage) == 0 {
 		return nil
 	}
-	return atOrigins(b, sortedOrigins(p.LocalStorage), func(page *rod.Page, origin string) error {
+	page = page.Context(ctx)
+	err := atOrigins(page, sortedOrigins(p.LocalStorage), func(page *rod.Page, origin string) error {
 		_, err := page.Eval(`items => { for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v) }`, p.LocalStorage[origin])
 		return err
 	})
+	if err != nil {
+		return err
+	}
+	if err := page.Navigate("about:blank"); err != nil {
+		return fmt.Errorf("blank the page again: %w", err)
+	}
+	if err := page.WaitLoad(); err != nil {
+		return fmt.Errorf("blank the page again: %w", err)
+	}
+	if err := (proto.PageResetNavigationHistory{}).Call(page); err != nil {
+		return fmt.Errorf("clear the page's history: %w", err)
+	}
+	return nil
 }
 
 // captureState reads the cookies and local storage of b's context: of the origins in known and
-// of the context's open tabs.
-func captureState(ctx context.Context, b *rod.Browser, known map[string]map[string]string) (store.Profile, error) {
+// of the context's open tabs, through page (the run's current tab: the run is over, so it may
+// navigate away).
+func captureState(ctx context.Context, b *rod.Browser, page *rod.Page, known map[string]map[string]string) (store.Profile, error) {
 	b = b.Context(ctx)
 	var p store.Profile
 	cookies, err := b.GetCookies()
@@ -149,7 +168,10 @@ func captureState(ctx context.Context, b *rod.Browser, known map[string]map[stri
 		}
 	}
 	p.LocalStorage = map[string]map[string]string{}
-	err = atOrigins(b, sortedOrigins(origins), func(page *rod.Page, origin string) error {
+	if page == nil {
+		return p, nil
+	}
+	err = atOrigins(page.Context(ctx), sortedOrigins(origins), func(page *rod.Page, origin string) error {
 		res, err := page.Eval(`() => Object.fromEntries(Object.entries(localStorage))`)
 		if err != nil {
 			return err
@@ -166,23 +188,19 @@ func captureState(ctx context.Context, b *rod.Browser, known map[string]map[stri
 	return p, err
 }
 
-// atOrigins calls f in a scratch tab of b's context at each origin in turn. Every request of
-// the tab is answered here with an empty page, so no request leaves and no site script runs.
-func atOrigins(b *rod.Browser, origins []string, f func(*rod.Page, string) error) error {
+// atOrigins navigates page to each origin in turn and calls f there. While it does, every
+// request of the page is answered here with an empty page, so no request leaves and no site
+// script runs.
+func atOrigins(page *rod.Page, origins []string, f func(*rod.Page, string) error) error {
 	if len(origins) == 0 {
 		return nil
 	}
-	page, err := b.Page(proto.TargetCreateTarget{URL: "about:blank"})
-	if err != nil {
-		return fmt.Errorf("scratch tab: %w", err)
-	}
-	defer func() { _ = page.Close() }()
 	router := page.HijackRequests()
 	if err := router.Add("*", "", func(h *rod.Hijack) {
 		h.Response.SetHeader("Content-Type", "text/html; charset=utf-8")
 		h.Response.SetBody("<!doctype html><title></title>")
 	}); err != nil {
-		return fmt.Errorf("intercept the scratch tab: %w", err)
+		return fmt.Errorf("intercept the tab: %w", err)
 	}
 	go router.Run()
 	defer func() { _ = router.Stop() }()

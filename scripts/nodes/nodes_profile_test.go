@@ -33,7 +33,7 @@ type profileHit struct {
 	At                   time.Time
 }
 
-func newProfileSite(t *testing.T) *profileSite {
+func newProfileSite(t testing.TB) *profileSite {
 	t.Helper()
 	s := &profileSite{}
 	mux := http.NewServeMux()
@@ -97,7 +97,7 @@ func (s *profileSite) seen(run string) (cookie, storage string, first, last time
 }
 
 // profileEngine is an engine over the test pool with a store on a temporary directory.
-func profileEngine(t *testing.T) (*scripts.Engine, *store.DB) {
+func profileEngine(t testing.TB) (*scripts.Engine, *store.DB) {
 	t.Helper()
 	p := testPool(t)
 	db, err := store.Open(t.TempDir())
@@ -123,7 +123,7 @@ func profileEngine(t *testing.T) (*scripts.Engine, *store.DB) {
 	return e, db
 }
 
-func profileScript(t *testing.T, profile string, nodes ...map[string]any) *scripts.Script {
+func profileScript(t testing.TB, profile string, nodes ...map[string]any) *scripts.Script {
 	t.Helper()
 	var raw []json.RawMessage
 	for _, n := range nodes {
@@ -220,5 +220,30 @@ func TestProfile_OneRunAtATime(t *testing.T) {
 	}
 	if _, _, first, _ := site.seen("direct"); !first.IsZero() {
 		t.Errorf("the refused direct run reached the site")
+	}
+}
+
+// BenchmarkProfileRun is one run that opens a page, without a profile and with one that holds a
+// cookie and one origin's local storage: the difference is what loading and saving costs.
+func BenchmarkProfileRun(b *testing.B) {
+	for _, profile := range []string{"", "bench"} {
+		name := "profile=" + profile
+		if profile == "" {
+			name = "no-profile"
+		}
+		b.Run(name, func(b *testing.B) {
+			e, _ := profileEngine(b)
+			site := newProfileSite(b)
+			s := profileScript(b, profile, openTab(site.URL+"/set?v=bench"))
+			for b.Loop() {
+				r, err := e.Start(b.Context(), s, scripts.StartOptions{Account: "acct"})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if d := e.Wait(b.Context(), r); d.Status != scripts.StatusSucceeded {
+					b.Fatal(dump(d))
+				}
+			}
+		})
 	}
 }
