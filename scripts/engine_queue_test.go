@@ -174,7 +174,10 @@ func TestEngine_ShutdownKeepsQueuedRunsForTheNextStart(t *testing.T) {
 	opt := StartOptions{Account: "acct"}
 	running, _ := e.Enqueue(s, opt)
 	waitFor(t, "the first run to start", func() bool { return len(q.order()) == 1 })
-	queued, err := e.Enqueue(s, opt)
+	onProfile := *s
+	onProfile.Profile, onProfile.Data = "p", map[string]any{"data": "kept"}
+	queued, err := e.Enqueue(&onProfile, StartOptions{Account: "acct", Source: "schedule", Timeout: 42 * time.Second,
+		Script: &ScriptRef{Name: "hold", Version: 3}, Trigger: &TriggerRef{ID: "sc_1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +211,10 @@ func TestEngine_ShutdownKeepsQueuedRunsForTheNextStart(t *testing.T) {
 	if !ok {
 		t.Fatal("the resumed run is not active")
 	}
-	if d := next.Wait(t.Context(), r); d.Status != StatusSucceeded {
-		t.Errorf("resumed run: %s %+v", d.Status, d.Error)
+	d := next.Wait(t.Context(), r)
+	if d.Status != StatusSucceeded || d.Profile != "p" || d.Data["data"] != "kept" || d.Source != "schedule" ||
+		d.Script == nil || d.Script.Version != 3 || d.Trigger == nil || d.Trigger.ID != "sc_1" || !d.Created.Equal(queued.Doc().Created) {
+		t.Errorf("resumed run lost what it was queued with: %+v", d)
 	}
 	if got := q.order(); len(got) != 2 || got[1] != queued.ID() {
 		t.Errorf("start order %v", got)
