@@ -229,6 +229,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	display := a.addDisplayFlag(fs)
 	var inf inboundFlags
 	a.addInboundFlags(fs, &inf)
+	var of outboxFlags
+	a.addOutboxFlags(fs, &of)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -284,6 +286,9 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		log.Warn("marked runs interrupted by the last stop as failed", "runs", n)
 	}
 	hub.Resume()
+	if n := engine.ResumeQueued(); n > 0 {
+		log.Info("resumed runs that were waiting for a browser at the last stop", "runs", n)
+	}
 	server.AttachExtensionHub(engine, hub)
 	stopScheduler := a.startScheduler(schedf, db, engine, log)
 	defer stopScheduler() // on every return; a shutdown stops it before the engine, so nothing fires into a closing engine
@@ -295,6 +300,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stopInbound()
+	stopOutbox := startOutbox(of, services, db, log)
+	defer stopOutbox()
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
 		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
 

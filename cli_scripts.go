@@ -70,7 +70,7 @@ func (a *App) scripts(args []string) error {
 		if err != nil {
 			return describe(err)
 		}
-		v, err := db.SaveScript(k.Account, rest[0], script.Goal, script.Source)
+		v, err := db.SaveScriptVersion(k.Account, store.ScriptVersion{Name: rest[0], Goal: script.Goal, JSONOutput: script.Source, Profile: req.Profile})
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,12 @@ const (
 	Forbidden = "forbidden"
 )
 
+// Codes of named browser profiles.
+const (
+	// InvalidProfile: a profile name that is not 1-64 letters, digits, '.', '_' or '-'.
+	InvalidProfile = "invalid_profile"
+)
+
 // Codes of the desktop and media nodes.
 const (
 	// DesktopUnavailable: a desktop node ran on a server with no X display (DISPLAY/--display).

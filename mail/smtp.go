@@ -278,7 +278,11 @@ func (s *SMTP) Deliver(ctx context.Context, m scripts.Mail) (string, error) {
 	}
 	msg.Subject(m.Subject)
 	msg.SetDate()
-	msg.SetMessageID()
+	if m.MessageID != "" {
+		msg.SetMessageIDWithValue(m.MessageID)
+	} else {
+		msg.SetMessageID()
+	}
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
 	for _, a := range m.Attachments {
 		var opts []gomail.FileOption

@@ -75,6 +75,8 @@ type Doc struct {
 	Source string         `json:"source,omitempty"`
 	// Script names the saved script a run ran (webhook triggers); absent for ad-hoc agents.
 	Script *ScriptRef `json:"script,omitempty"`
+	// Profile is the named browser profile the run used (profile.go); absent for none.
+	Profile string `json:"profile,omitempty"`
 	// Trigger names the schedule, address, number or watch that started a run, and the slot a
 	// schedule fired for; absent for runs started by the API, the CLI or a webhook.
 	Trigger    *TriggerRef `json:"trigger,omitempty"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -31,6 +32,11 @@ type Engine struct {
 	queue        []*queuedRun
 	wake         chan struct{}
 	dispatchOnce sync.Once
+	// profiles maps a claimed browser profile (profileKey) to the id of the run holding it:
+	// one run at a time per profile (engine_profiles.go).
+	profiles map[string]string
+	// resumable are the runs the store's queue held at start, until ResumeQueued takes them.
+	resumable []store.WaitingRun
 
 	mu        sync.Mutex
 	active    map[string]*Run
@@ -50,7 +56,7 @@ func NewEngine(runner *Runner, db *store.DB, logger *slog.Logger) *Engine {
 	}
 	base, stop := context.WithCancel(context.Background())
 	return &Engine{Runner: runner, Store: db, RunTimeout: 10 * time.Minute, MaxRunTimeout: time.Hour, QueueSize: 100,
-		Logger: logger, active: map[string]*Run{}, base: base, stop: stop, wake: make(chan struct{}, 1)}
+		Logger: logger, active: map[string]*Run{}, profiles: map[string]string{}, base: base, stop: stop, wake: make(chan struct{}, 1)}
 }
 
 // StartOptions describe a run to start.
@@ -84,15 +90,23 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 	if err := e.Runner.checkModel(s); err != nil {
 		return nil, err
 	}
+	if opt.RunID == "" {
+		opt.RunID = store.NewID("r")
+	}
+	if err := e.claimProfile(opt.Account, s.Profile, opt.RunID); err != nil {
+		return nil, err
+	}
 	session := opt.Session
 	if session == nil && NeedsBrowser(s.Nodes) && e.Runner.Browsers != nil {
 		var err error
 		if session, err = e.Runner.Browsers.Lease(ctx); err != nil {
+			e.releaseProfile(opt.Account, s.Profile, opt.RunID)
 			return nil, err
 		}
 	}
 	r, timeout, err := e.prepare(s, opt)
 	if err != nil {
+		e.releaseProfile(opt.Account, s.Profile, opt.RunID)
 		if session != nil {
 			session.Release()
 		}
@@ -157,6 +171,7 @@ func (e *Engine) record(r *Run) {
 	delete(e.active, r.ID())
 	observers := e.observers
 	e.mu.Unlock()
+	e.releaseProfile(r.Account, r.Script.Profile, r.ID())
 	doc := r.Doc()
 	for _, o := range observers {
 		o(doc)
@@ -200,12 +215,18 @@ func (e *Engine) Enqueue(s *Script, opt StartOptions) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.keepWaiting(r, opt, timeout); err != nil {
+		r.finish(StatusFailed, err, r.Script.Data)
+		e.record(r)
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(e.base)
 	q := &queuedRun{run: r, timeout: timeout, ctx: ctx, cancel: cancel}
 	e.mu.Lock()
 	if e.closed || len(e.queue) >= e.QueueSize { // lost a race with Shutdown or another Enqueue
 		e.mu.Unlock()
 		cancel()
+		e.forgetWaiting(r.ID())
 		r.finish(StatusCanceled, errs.E(errs.Busy, "not admitted: the queue filled up"), r.Script.Data)
 		if err := e.persist(r); err != nil {
 			e.Logger.Error("persist run", "run", r.ID(), "err", err)
@@ -232,15 +253,11 @@ func (e *Engine) Queued() int {
 }
 
 // dispatch starts queued runs in order as browsers free up. One dispatcher keeps the order:
-// the head of the queue waits for a lease, the others wait behind it.
+// the oldest run whose browser profile is free (runs without one always are) waits for a lease,
+// the others wait behind it.
 func (e *Engine) dispatch() {
 	for {
-		e.mu.Lock()
-		var head *queuedRun
-		if len(e.queue) > 0 {
-			head = e.queue[0]
-		}
-		e.mu.Unlock()
+		head := e.nextQueued()
 		if head == nil {
 			select {
 			case <-e.wake:
@@ -251,9 +268,10 @@ func (e *Engine) dispatch() {
 		}
 		session, err := e.Runner.Browsers.Lease(head.ctx)
 		e.mu.Lock()
-		still := len(e.queue) > 0 && e.queue[0] == head
+		i := slices.Index(e.queue, head)
+		still := i >= 0
 		if still && (err == nil || head.ctx.Err() == nil && !errs.Is(err, errs.Busy)) {
-			e.queue = e.queue[1:]
+			e.queue = slices.Delete(e.queue, i, i+1)
 		}
 		e.mu.Unlock()
 		switch {
@@ -263,6 +281,7 @@ func (e *Engine) dispatch() {
 			}
 		case err == nil:
 			head.cancel()
+			e.forgetWaiting(head.run.ID())
 			e.launch(head.run, session, head.timeout)
 		case head.ctx.Err() != nil:
 			// Canceled: Cancel or Shutdown takes it out of the queue; wait for that.
@@ -283,6 +302,7 @@ func (e *Engine) dispatch() {
 
 // abandon ends a queued run that never started.
 func (e *Engine) abandon(q *queuedRun, status string, err error) {
+	e.forgetWaiting(q.run.ID())
 	q.run.finish(status, err, q.run.Script.Data)
 	e.record(q.run)
 	e.wg.Done()
@@ -431,7 +451,7 @@ func (e *Engine) RecoverInterrupted() (int, error) {
 		return 0, err
 	}
 	e.mu.Lock()
-	keepers := e.keepers
+	keepers := append([]func(string) bool{e.waitingKeeper()}, e.keepers...)
 	e.mu.Unlock()
 	n := 0
 recs:
@@ -475,9 +495,14 @@ func (e *Engine) Shutdown(ctx context.Context) error {
 	waiting := e.queue
 	e.queue = nil
 	e.mu.Unlock()
-	// Runs still waiting for a browser never start: they end canceled, and say why.
+	// Runs still waiting for a browser stay queued in the store for the next start (they are
+	// durable); without a store they end canceled, and say why.
 	for _, q := range waiting {
 		q.cancel()
+		if e.Store != nil {
+			e.shelve(q)
+			continue
+		}
 		e.abandon(q, StatusCanceled, errs.E(errs.Canceled, "the server shut down before this run got a browser"))
 	}
 	done := make(chan struct{})

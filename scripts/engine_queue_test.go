@@ -169,12 +169,15 @@ func TestEngine_QueueFIFOCancelAndFull(t *testing.T) {
 	}
 }
 
-func TestEngine_ShutdownCancelsQueuedRuns(t *testing.T) {
+func TestEngine_ShutdownKeepsQueuedRunsForTheNextStart(t *testing.T) {
 	e, s, q, db := newQueueEngine(t, 1, 5)
 	opt := StartOptions{Account: "acct"}
 	running, _ := e.Enqueue(s, opt)
 	waitFor(t, "the first run to start", func() bool { return len(q.order()) == 1 })
-	queued, err := e.Enqueue(s, opt)
+	onProfile := *s
+	onProfile.Profile, onProfile.Data = "p", map[string]any{"data": "kept"}
+	queued, err := e.Enqueue(&onProfile, StartOptions{Account: "acct", Source: "schedule", Timeout: 42 * time.Second,
+		Script: &ScriptRef{Name: "hold", Version: 3}, Trigger: &TriggerRef{ID: "sc_1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,15 +186,11 @@ func TestEngine_ShutdownCancelsQueuedRuns(t *testing.T) {
 	if err := e.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	d := e.Wait(t.Context(), queued)
-	if d.Status != StatusCanceled || d.Error == nil || d.Started != nil {
-		t.Errorf("queued run at shutdown: %+v", d)
-	}
-	if st := storedStatus(t, db, queued.ID()); st != StatusCanceled {
-		t.Errorf("queued run stored as %s", st)
-	}
 	if d := e.Wait(t.Context(), running); d.Status != StatusCanceled {
 		t.Errorf("running run after the grace: %s", d.Status)
+	}
+	if st := storedStatus(t, db, queued.ID()); st != StatusQueued {
+		t.Errorf("queued run stored as %s after a shutdown, want it still queued", st)
 	}
 	if len(q.order()) != 1 {
 		t.Errorf("a queued run started during shutdown: %v", q.order())
@@ -199,6 +198,40 @@ func TestEngine_ShutdownCancelsQueuedRuns(t *testing.T) {
 	if _, err := e.Enqueue(s, opt); errs.Code(err) != errs.Busy {
 		t.Errorf("Enqueue after Shutdown: %v, want busy", err)
 	}
+	// The next engine on the same store resumes it.
+	next := restartQueueEngine(t, e, db, 1)
+	if n, err := next.RecoverInterrupted(); err != nil || n != 0 {
+		t.Fatalf("RecoverInterrupted = %d, %v; want 0 (the queued run is resumed, not interrupted)", n, err)
+	}
+	if n := next.ResumeQueued(); n != 1 {
+		t.Fatalf("ResumeQueued = %d, want 1", n)
+	}
+	close(q.release)
+	r, ok := next.Active("acct", queued.ID())
+	if !ok {
+		t.Fatal("the resumed run is not active")
+	}
+	d := next.Wait(t.Context(), r)
+	if d.Status != StatusSucceeded || d.Profile != "p" || d.Data["data"] != "kept" || d.Source != "schedule" ||
+		d.Script == nil || d.Script.Version != 3 || d.Trigger == nil || d.Trigger.ID != "sc_1" || !d.Created.Equal(queued.Doc().Created) {
+		t.Errorf("resumed run lost what it was queued with: %+v", d)
+	}
+	if got := q.order(); len(got) != 2 || got[1] != queued.ID() {
+		t.Errorf("start order %v", got)
+	}
+}
+
+// restartQueueEngine is a new engine on db with e's registry and a fresh pool, as after a restart.
+func restartQueueEngine(t *testing.T, e *Engine, db *store.DB, contexts int) *Engine {
+	t.Helper()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	next := NewEngine(&Runner{Registry: e.Runner.Registry, Browsers: &fakePool{slots: make(chan struct{}, contexts)}, Logger: log}, db, log)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = next.Shutdown(ctx)
+	})
+	return next
 }
 
 func TestEngine_EnqueueWithoutBrowserStartsAtOnce(t *testing.T) {
@@ -224,3 +257,34 @@ func TestEngine_EnqueueWithoutBrowserStartsAtOnce(t *testing.T) {
 type noopNode struct{}
 
 func (noopNode) Run(context.Context, *Env) error { return nil }
+
+func TestEngine_QueuedRunsWaitForTheirProfileOthersGoAhead(t *testing.T) {
+	e, s, q, _ := newQueueEngine(t, 2, 5)
+	withProfile := func(name string) *Script { c := *s; c.Profile = name; return &c }
+	opt := StartOptions{Account: "acct", Source: "trigger"}
+	a, _ := e.Enqueue(withProfile("p"), opt)
+	b, _ := e.Enqueue(withProfile("p"), opt)
+	c, err := e.Enqueue(withProfile(""), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "two runs to hold the two contexts", func() bool { return len(q.order()) == 2 })
+	time.Sleep(50 * time.Millisecond) // b would have started by now if the profile let it
+	if got := q.order(); got[0] != a.ID() || got[1] != c.ID() {
+		t.Fatalf("started %v, want %s (profile p) then %s (no profile), with %s waiting for p", got, a.ID(), c.ID(), b.ID())
+	}
+	if holder, ok := e.ProfileInUse("acct", "p"); !ok || holder != a.ID() {
+		t.Errorf("ProfileInUse = %q %v, want %s", holder, ok, a.ID())
+	}
+	if _, err := e.Start(t.Context(), withProfile("p"), StartOptions{Account: "acct"}); errs.Code(err) != errs.Busy {
+		t.Errorf("a direct run on a profile in use: %v, want busy", err)
+	}
+	close(q.release)
+	da, db := e.Wait(t.Context(), a), e.Wait(t.Context(), b)
+	if da.Status != StatusSucceeded || db.Status != StatusSucceeded || db.Started.Before(*da.Finished) {
+		t.Errorf("b started %v before a finished %v (%s, %s)", db.Started, da.Finished, da.Status, db.Status)
+	}
+	if _, ok := e.ProfileInUse("acct", "p"); ok {
+		t.Error("the profile is still held after its runs ended")
+	}
+}

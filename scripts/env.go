@@ -84,6 +84,10 @@ type browserState struct {
 	used    bool // the warm blank page has been navigated by an "open tab"
 	// stopWatch ends the crash watcher when the session is released.
 	stopWatch chan struct{}
+	// profileTried is set once the run's browser profile was looked at; profile is the name
+	// of the profile loaded into the session, saved back at release (profile.go).
+	profileTried bool
+	profile      string
 }
 
 // SetDetail records a value in the current step's detail (e.g. "resolved").
@@ -108,18 +112,20 @@ func (e *Env) Emit(kind, message string) {
 func (e *Env) session(ctx context.Context) (BrowserSession, error) {
 	e.browser.mu.Lock()
 	defer e.browser.mu.Unlock()
-	if e.browser.session != nil {
-		return e.browser.session, nil
+	if e.browser.session == nil {
+		if e.runner == nil || e.runner.Browsers == nil {
+			return nil, errs.E(errs.BrowserUnavailable, "this run has no browser: the server was started without one")
+		}
+		s, err := e.runner.Browsers.Lease(ctx)
+		if err != nil {
+			return nil, err
+		}
+		e.adopt(s)
 	}
-	if e.runner == nil || e.runner.Browsers == nil {
-		return nil, errs.E(errs.BrowserUnavailable, "this run has no browser: the server was started without one")
-	}
-	s, err := e.runner.Browsers.Lease(ctx)
-	if err != nil {
+	if err := e.loadProfile(ctx); err != nil {
 		return nil, err
 	}
-	e.adopt(s)
-	return s, nil
+	return e.browser.session, nil
 }
 
 // adopt makes s the run's session and, when s can tell that its browser died, stops the run at
@@ -205,6 +211,7 @@ func (e *Env) release() {
 		e.browser.stopWatch = nil
 	}
 	if e.browser.session != nil {
+		e.saveProfile()
 		e.showPage(nil) // before the release: a watcher must let go of a tab about to close
 		e.browser.session.Release()
 		e.browser.session = nil

@@ -65,7 +65,8 @@ var (
 func NewRun(id, account, source string, s *Script) *Run {
 	return &Run{
 		Account: account, Script: s,
-		doc:      Doc{RunID: id, Status: StatusQueued, Goal: s.Goal, Data: map[string]any{}, Steps: []Step{}, Source: source, Created: time.Now().UTC()},
+		doc: Doc{RunID: id, Status: StatusQueued, Goal: s.Goal, Data: map[string]any{}, Steps: []Step{}, Source: source, Created: time.Now().UTC(),
+			Profile: s.Profile},
 		subs:     map[chan Event]struct{}{},
 		done:     make(chan struct{}),
 		recorded: make(chan struct{}),

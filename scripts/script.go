@@ -23,6 +23,9 @@ type Script struct {
 	Source json.RawMessage `json:"json_output"`
 	// Record keeps a screenshot after each browser step (the request's "record"; record.go).
 	Record bool `json:"-"`
+	// Profile names the account's browser profile whose cookies and local storage the run
+	// loads at lease and saves at its end (profile.go); "" is a fresh incognito context.
+	Profile string `json:"-"`
 }
 
 // Call is one node of a script: its spec, its raw (untemplated) params and the generic fields
@@ -60,6 +63,8 @@ type Request struct {
 	Timeout float64 `json:"timeout"`
 	// Record keeps a screenshot after each browser step as a run artifact (record.go).
 	Record bool `json:"record"`
+	// Profile names a browser profile kept between runs (profile.go); optional.
+	Profile string `json:"profile"`
 }
 
 // DecodeRequest parses an agent request strictly enough to give useful errors: malformed JSON is

@@ -56,6 +56,9 @@ type Mail struct {
 	Subject     string       `json:"subject"`
 	Body        string       `json:"body"`
 	Attachments []Attachment `json:"attachments,omitempty"`
+	// MessageID, when set, is the Message-ID header (without angle brackets). The outbox sets
+	// one per message, so a repeated attempt is recognizably the same message.
+	MessageID string `json:"-"`
 }
 
 // Attachment is a file sent with a Mail.

@@ -25,6 +25,9 @@ var statusOf = map[string]int{
 	errs.Internal:           fiber.StatusInternalServerError,
 	errs.AddressBlocked:     fiber.StatusForbidden,
 
+	// named browser profiles
+	errs.InvalidProfile: fiber.StatusBadRequest,
+
 	// desktop and media nodes
 	errs.DesktopUnavailable:       fiber.StatusServiceUnavailable,
 	errs.IntegrationNotConfigured: fiber.StatusBadRequest,

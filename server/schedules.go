@@ -251,7 +251,7 @@ func (s *Server) postScheduledAgent(c *fiber.Ctx, account string, req *scripts.R
 		return err
 	}
 	raw, _ := json.Marshal(nodes)
-	v, err := sc.CreateAgent(account, store.ScheduleAgent{Goal: script.Goal, JSONOutput: raw, Vars: req.Data}, in)
+	v, err := sc.CreateAgent(account, store.ScheduleAgent{Goal: script.Goal, JSONOutput: raw, Vars: req.Data, Profile: script.Profile}, in)
 	if err != nil {
 		return err
 	}
@@ -261,6 +261,7 @@ func (s *Server) postScheduledAgent(c *fiber.Ctx, account string, req *scripts.R
 		if err != nil {
 			return err
 		}
+		now.Profile = script.Profile
 		run, err := s.cfg.Engine.Enqueue(now, scripts.StartOptions{Account: account, Source: "schedule", Trigger: &scripts.TriggerRef{ID: v.ID}})
 		if err != nil {
 			return err

@@ -40,6 +40,7 @@ type scriptBody struct {
 	Version    int             `json:"version"`
 	Goal       string          `json:"goal"`
 	JSONOutput json.RawMessage `json:"json_output"`
+	Profile    string          `json:"profile,omitempty"`
 	Created    time.Time       `json:"created"`
 }
 
@@ -63,7 +64,7 @@ func (s *Server) putScript(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.cfg.Store.SaveScript(key.Account, name, script.Goal, script.Source)
+	v, err := s.cfg.Store.SaveScriptVersion(key.Account, store.ScriptVersion{Name: name, Goal: script.Goal, JSONOutput: script.Source, Profile: req.Profile})
 	if err != nil {
 		return err
 	}
@@ -106,7 +107,7 @@ func (s *Server) getScript(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(scriptBody{Name: v.Name, Version: v.Version, Goal: v.Goal, JSONOutput: v.JSONOutput, Created: v.Created})
+	return c.JSON(scriptBody{Name: v.Name, Version: v.Version, Goal: v.Goal, JSONOutput: v.JSONOutput, Profile: v.Profile, Created: v.Created})
 }
 
 func (s *Server) deleteScript(c *fiber.Ctx) error {
@@ -154,5 +155,6 @@ func SavedScript(db *store.DB, reg *scripts.Registry, account, name, start strin
 	if err != nil {
 		return nil, nil, err
 	}
+	script.Profile = v.Profile
 	return script, &scripts.ScriptRef{Name: v.Name, Version: v.Version}, nil
 }

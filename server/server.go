@@ -151,6 +151,12 @@ func (s *Server) postAgents(c *fiber.Ctx) error {
 		return err
 	}
 	script.Record = req.Record
+	if req.Profile != "" {
+		if err := store.ValidProfileName(req.Profile); err != nil {
+			return err
+		}
+		script.Profile = req.Profile
+	}
 	if top, nested := scheduleNodes(script.Nodes); len(top) > 0 || nested {
 		return s.postScheduledAgent(c, key.Account, req, script) // server/schedules.go
 	}

@@ -28,7 +28,7 @@ const (
 )
 
 // OutboxMessage is one message kept in the outbox. Attachments are listed by name and size;
-// their content is not kept.
+// their content is kept apart (outbox_delivery.go) until the message is sent.
 type OutboxMessage struct {
 	V           int                `json:"v"`
 	ID          string             `json:"id"`
@@ -39,6 +39,9 @@ type OutboxMessage struct {
 	Body        string             `json:"body"`
 	Attachments []OutboxAttachment `json:"attachments,omitempty"`
 	Created     time.Time          `json:"created"`
+	// Delivery is where the message stands with SMTP once a server with SMTP has tried to send
+	// it (outbox_delivery.go); nil while it is only kept.
+	Delivery *OutboxDelivery `json:"delivery,omitempty"`
 }
 
 // OutboxAttachment describes an attachment of an outbox message.
@@ -48,8 +51,10 @@ type OutboxAttachment struct {
 	ContentType string `json:"content_type,omitempty"`
 }
 
-// AddOutbox stores m in its account's outbox and returns it with its id and time set.
-func (db *DB) AddOutbox(m OutboxMessage) (OutboxMessage, error) {
+// AddOutbox stores m in its account's outbox and returns it with its id and time set. content,
+// when given, is the attachments' bytes in the order of m.Attachments, kept so that a later
+// SMTP delivery sends them (outbox_delivery.go).
+func (db *DB) AddOutbox(m OutboxMessage, content ...[]byte) (OutboxMessage, error) {
 	if m.Account == "" {
 		return OutboxMessage{}, errors.New("store: an outbox message needs an account")
 	}
@@ -68,7 +73,10 @@ func (db *DB) AddOutbox(m OutboxMessage) (OutboxMessage, error) {
 		if err != nil {
 			return fmt.Errorf("store: outbox of %s: %w", m.Account, err)
 		}
-		return b.Put([]byte(m.ID), data)
+		if err := b.Put([]byte(m.ID), data); err != nil {
+			return err
+		}
+		return putOutboxContent(tx, m.Account, m.ID, content)
 	})
 	if err != nil {
 		return OutboxMessage{}, err

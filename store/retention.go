@@ -39,7 +39,7 @@ const pruneBatch = 256
 // runKeyedBuckets are the top-level buckets keyed by run id alone, whose entry goes with the run.
 // The account index and the artifacts (keyed "<run>/<name>", records and bytes) are handled by
 // deleteRun itself.
-var runKeyedBuckets = [][]byte{bucketUnfinishedRuns, bucketExtQueue}
+var runKeyedBuckets = [][]byte{bucketUnfinishedRuns, bucketExtQueue, bucketRunQueue}
 
 // Retention is a pruning policy. The zero value keeps everything.
 type Retention struct {

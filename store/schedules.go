@@ -59,6 +59,8 @@ type ScheduleAgent struct {
 	Goal       string          `json:"goal"`
 	JSONOutput json.RawMessage `json:"json_output"`
 	Vars       map[string]any  `json:"vars,omitempty"`
+	// Profile is the named browser profile of the agent's runs ("" for none; profiles.go).
+	Profile string `json:"profile,omitempty"`
 }
 
 // Schedule is a stored schedule. The store checks its identity and bookkeeping; the cron, the

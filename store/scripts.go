@@ -45,7 +45,9 @@ type ScriptVersion struct {
 	Version    int             `json:"version"`
 	Goal       string          `json:"goal"`
 	JSONOutput json.RawMessage `json:"json_output"`
-	Created    time.Time       `json:"created"`
+	// Profile is the browser profile the script's runs use ("" for none; profiles.go).
+	Profile string    `json:"profile,omitempty"`
+	Created time.Time `json:"created"`
 }
 
 // ValidScriptName checks a script name: 1-100 characters of letters, digits, '.', '_', '-' and
@@ -83,14 +85,26 @@ func checkScriptArgs(account, name string) error {
 // SaveScript stores a new version of the account's script name (version 1 when it is new) and
 // returns it. jsonOutput must be valid JSON; validating the nodes is the caller's job.
 func (db *DB) SaveScript(account, name, goal string, jsonOutput json.RawMessage) (ScriptVersion, error) {
+	return db.SaveScriptVersion(account, ScriptVersion{Name: name, Goal: goal, JSONOutput: jsonOutput})
+}
+
+// SaveScriptVersion is SaveScript for a version with its profile: it saves in.Name's goal,
+// json_output and profile as the script's next version.
+func (db *DB) SaveScriptVersion(account string, in ScriptVersion) (ScriptVersion, error) {
+	name, jsonOutput := in.Name, in.JSONOutput
 	if err := checkScriptArgs(account, name); err != nil {
 		return ScriptVersion{}, err
 	}
 	if !json.Valid(jsonOutput) {
 		return ScriptVersion{}, errs.E(errs.InvalidConfig, "json_output of script %s is not valid JSON", name)
 	}
+	if in.Profile != "" {
+		if err := ValidProfileName(in.Profile); err != nil {
+			return ScriptVersion{}, err
+		}
+	}
 	now := db.timestamp()
-	v := ScriptVersion{V: recordVersion, Name: name, Goal: goal, JSONOutput: jsonOutput, Created: now}
+	v := ScriptVersion{V: recordVersion, Name: name, Goal: in.Goal, JSONOutput: jsonOutput, Profile: in.Profile, Created: now}
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
 		key := scriptKey(account, name)
 		info := ScriptInfo{V: recordVersion, Name: name, Created: now}

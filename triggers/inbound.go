@@ -123,6 +123,7 @@ func (in *Inbound) compile(account, name string, vars map[string]any) (*scripts.
 	if err != nil {
 		return nil, nil, err
 	}
+	script.Profile = v.Profile
 	return script, &scripts.ScriptRef{Name: v.Name, Version: v.Version}, nil
 }
 

@@ -360,11 +360,12 @@ func (sc *Scheduler) compile(s store.Schedule, slot time.Time, instance, instanc
 	vars := map[string]any{}
 	goal, nodes := "", []json.RawMessage(nil)
 	var ref *scripts.ScriptRef
+	profile := "" // a saved script's browser profile
 	if s.Agent != nil {
 		for k, v := range s.Agent.Vars {
 			vars[k] = v
 		}
-		goal = s.Agent.Goal
+		goal, profile = s.Agent.Goal, s.Agent.Profile
 		if err := json.Unmarshal(s.Agent.JSONOutput, &nodes); err != nil {
 			return nil, nil, errs.E(errs.Internal, "schedule %s: its agent: %v", s.ID, err)
 		}
@@ -376,13 +377,16 @@ func (sc *Scheduler) compile(s store.Schedule, slot time.Time, instance, instanc
 		if err := json.Unmarshal(v.JSONOutput, &nodes); err != nil {
 			return nil, nil, errs.E(errs.Internal, "saved script %s: %v", s.Name, err)
 		}
-		goal, ref = v.Goal, &scripts.ScriptRef{Name: v.Name, Version: v.Version}
+		goal, ref, profile = v.Goal, &scripts.ScriptRef{Name: v.Name, Version: v.Version}, v.Profile
 	}
 	if s.Agent == nil || len(s.Data) > 0 {
 		vars["data"] = scheduleData(s.Data)
 	}
 	vars["schedule"] = map[string]any{"id": s.ID, "slot": slot.UTC().Format(time.RFC3339), "instance": instance, "instances": instances}
 	script, err := sc.cfg.Registry.Compile(goal, WithoutScheduleNodes(nodes), vars)
+	if err == nil {
+		script.Profile = profile
+	}
 	return script, ref, err
 }
 

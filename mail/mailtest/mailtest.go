@@ -40,6 +40,9 @@ type Options struct {
 	ImplicitTLS bool
 	// RejectRcpt makes the server refuse recipients with this address (550).
 	RejectRcpt string
+	// RefuseFirst makes the server answer the first RefuseFirst MAIL FROM commands with a
+	// temporary failure (451), as a server that is overloaded or greylists does.
+	RefuseFirst int
 }
 
 // Message is one accepted message.
@@ -59,8 +62,9 @@ type Server struct {
 	opts Options
 	srv  *smtp.Server
 
-	mu   sync.Mutex
-	msgs []Message
+	mu      sync.Mutex
+	msgs    []Message
+	refused int
 }
 
 // Start listens on 127.0.0.1 on a free port and serves until the test ends.
@@ -102,6 +106,13 @@ func Start(t testing.TB, opts Options) *Server {
 	return s
 }
 
+// Refused counts the MAIL FROM commands answered with RefuseFirst's temporary failure.
+func (s *Server) Refused() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.refused
+}
+
 // Messages returns the messages accepted so far.
 func (s *Server) Messages() []Message {
 	s.mu.Lock()
@@ -138,6 +149,15 @@ func (ss *session) Auth(mech string) (sasl.Server, error) {
 func (ss *session) Mail(from string, _ *smtp.MailOptions) error {
 	if ss.s.opts.Username != "" && ss.user == "" {
 		return errAuthRequired
+	}
+	ss.s.mu.Lock()
+	refuse := ss.s.refused < ss.s.opts.RefuseFirst
+	if refuse {
+		ss.s.refused++
+	}
+	ss.s.mu.Unlock()
+	if refuse {
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
 	}
 	ss.msg = Message{From: from, User: ss.user, TLS: ss.tls}
 	return nil

@@ -207,10 +207,12 @@ func (n *email) Run(ctx context.Context, env *scripts.Env) error {
 		return errs.E(errs.NodeFailed, "email cannot be sent: no SMTP server is configured (RODEO_SMTP_URL) and there is no data directory for the outbox")
 	}
 	entry := store.OutboxMessage{Account: env.Account, RunID: env.RunID, To: m.To, Subject: m.Subject, Body: m.Body}
+	var content [][]byte // kept for a later SMTP delivery (mail.Outbox)
 	for _, a := range m.Attachments {
 		entry.Attachments = append(entry.Attachments, store.OutboxAttachment{Name: a.Name, Size: len(a.Data), ContentType: a.ContentType})
+		content = append(content, a.Data)
 	}
-	saved, err := svc.Store.AddOutbox(entry)
+	saved, err := svc.Store.AddOutbox(entry, content...)
 	if err != nil {
 		return err
 	}
