@@ -231,7 +231,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	var inf inboundFlags
 	a.addInboundFlags(fs, &inf)
 	var cf clusterFlags // app_cluster.go
-	a.addClusterFlags(fs, &cf)
+	a.addClusterFlags(fs, &cf, "serve")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -32,11 +32,18 @@ type clusterFlags struct {
 	stop   func()
 }
 
-func (a *App) addClusterFlags(fs *flag.FlagSet, cf *clusterFlags) {
+// addClusterFlags adds the NATS flags; a server's default name is the host's (stable across
+// restarts: workers address a run's documents to the server that queued it), a worker's adds
+// its pid.
+func (a *App) addClusterFlags(fs *flag.FlagSet, cf *clusterFlags, role string) {
 	fs.StringVar(&cf.url, "nats-url", a.env("RODEO_NATS_URL", ""), "NATS server with JetStream, e.g. nats://127.0.0.1:4222: serve queues its runs there for `rodeo worker`s (env RODEO_NATS_URL); unset: one machine")
 	fs.DurationVar(&cf.ackWait, "nats-ack-wait", a.envDuration("RODEO_NATS_ACK_WAIT", cluster.DefaultAckWait), "how long a run's worker may go silent before its run is delivered to another worker (env RODEO_NATS_ACK_WAIT)")
 	host, _ := os.Hostname()
-	fs.StringVar(&cf.name, "name", a.env("RODEO_WORKER_NAME", fmt.Sprintf("%s-%d", host, os.Getpid())), "this process's name on NATS, shown as a run's worker (env RODEO_WORKER_NAME)")
+	if role == "worker" {
+		fs.StringVar(&cf.name, "name", a.env("RODEO_WORKER_NAME", fmt.Sprintf("%s-%d", host, os.Getpid())), "this worker's name, shown as a run's worker (env RODEO_WORKER_NAME)")
+		return
+	}
+	fs.StringVar(&cf.name, "nats-name", a.env("RODEO_NATS_NAME", host), "this server's name on NATS, the same after a restart; servers sharing a NATS need different ones (env RODEO_NATS_NAME)")
 }
 
 // localPool starts the server's own browser pool, except on NATS with --browsers 0 (nil: the
@@ -75,7 +82,7 @@ func (a *App) startCluster(ctx context.Context, cf *clusterFlags, engine *script
 	if err != nil {
 		return errs.Wrap(errs.InvalidConfig, err)
 	}
-	d, err := cluster.NewDispatcher(ctx, nc, engine, db, log)
+	d, err := cluster.NewDispatcher(ctx, nc, cf.name, engine, db, log)
 	if err != nil {
 		nc.Close()
 		return err
@@ -99,7 +106,8 @@ func (a *App) startCluster(ctx context.Context, cf *clusterFlags, engine *script
 	if pool != nil { // this server's own browsers are one more worker
 		wr := *runner
 		wr.Browsers = leaser(pool)
-		w, err := cluster.NewWorker(nc, cluster.WorkerConfig{Name: cf.name, Capacity: pool.Stats().Capacity, Runner: &wr, AckWait: cf.ackWait, Logger: log})
+		w, err := cluster.NewWorker(nc, cluster.WorkerConfig{Name: cf.name + "-local", Capacity: pool.Stats().Capacity, Runner: &wr, AckWait: cf.ackWait, Logger: log,
+			Ready: func() int { return pool.Stats().Idle }})
 		if err != nil {
 			d.Close()
 			nc.Close()
@@ -136,7 +144,7 @@ func (a *App) worker(ctx context.Context, args []string) error {
 	logLevel := fs.String("log-level", a.env("RODEO_LOG_LEVEL", "info"), "debug, info, warn or error (env RODEO_LOG_LEVEL)")
 	logFormat := fs.String("log-format", a.env("RODEO_LOG_FORMAT", "text"), "text or json (env RODEO_LOG_FORMAT)")
 	var cf clusterFlags
-	a.addClusterFlags(fs, &cf)
+	a.addClusterFlags(fs, &cf, "worker")
 	var bf browserFlags
 	a.addBrowserFlags(fs, &bf, 4)
 	var sf serviceFlags
@@ -174,7 +182,7 @@ func (a *App) worker(ctx context.Context, args []string) error {
 	metrics := cluster.NewMetrics(nil)
 	capacity := pool.Stats().Capacity
 	w, err := cluster.NewWorker(nc, cluster.WorkerConfig{Name: cf.name, Capacity: capacity, Runner: runner, AckWait: cf.ackWait,
-		Grace: *grace, Metrics: metrics, Logger: log})
+		Grace: *grace, Metrics: metrics, Logger: log, Ready: func() int { return pool.Stats().Idle }})
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ import (
 const CodeInterrupted = "interrupted"
 
 // workerSeenFor is how long after its last heartbeat a worker is listed as alive.
-const workerSeenFor = 15 * time.Second
+const workerSeenFor = 10 * time.Second
 
 // Dispatcher is the server's side: it is the engine's RemoteExecutor, publishing each run as a
 // job and mirroring what the workers report onto the live run and the store.
@@ -31,13 +31,19 @@ type Dispatcher struct {
 	engine *scripts.Engine
 	db     *store.DB
 	log    *slog.Logger
+	name   string
 
+	// storeMu serializes the read-modify-writes of stored documents (updateStored).
+	storeMu sync.Mutex
 	mu      sync.Mutex
 	runs    map[string]*remoteRun
 	workers map[string]Heartbeat
-	subs    []*nats.Subscription
-	closed  chan struct{}
-	once    sync.Once
+	// ended holds the runs that ended here lately: their late events (which can come after the
+	// final document, on another subject) must not touch the stored document.
+	ended  map[string]time.Time
+	subs   []*nats.Subscription
+	closed chan struct{}
+	once   sync.Once
 }
 
 // remoteRun is a live run on the engine that a worker executes.
@@ -46,8 +52,9 @@ type remoteRun struct {
 	onStart func(scripts.Doc)
 }
 
-// NewDispatcher ensures the runs stream and answers the workers' requests on nc.
-func NewDispatcher(ctx context.Context, nc *nats.Conn, engine *scripts.Engine, db *store.DB, log *slog.Logger) (*Dispatcher, error) {
+// NewDispatcher ensures the runs stream and answers the workers' requests on nc, addressed to
+// name: keep it across restarts (a restarted server answers for the runs it queued before).
+func NewDispatcher(ctx context.Context, nc *nats.Conn, name string, engine *scripts.Engine, db *store.DB, log *slog.Logger) (*Dispatcher, error) {
 	js, err := jetstream.New(nc)
 	if err != nil {
 		return nil, err
@@ -55,15 +62,15 @@ func NewDispatcher(ctx context.Context, nc *nats.Conn, engine *scripts.Engine, d
 	if _, err := ensureStream(ctx, js); err != nil {
 		return nil, err
 	}
-	d := &Dispatcher{nc: nc, js: js, engine: engine, db: db, log: log, runs: map[string]*remoteRun{},
-		workers: map[string]Heartbeat{}, closed: make(chan struct{})}
+	d := &Dispatcher{nc: nc, js: js, name: name, engine: engine, db: db, log: log, runs: map[string]*remoteRun{},
+		workers: map[string]Heartbeat{}, ended: map[string]time.Time{}, closed: make(chan struct{})}
 	for _, s := range []struct {
 		subject, queue string
 		h              nats.MsgHandler
 	}{
-		{SubjectStart, serverQueue, d.onStart},
-		{SubjectDone, serverQueue, d.onDone},
-		{SubjectEvents, "", d.onEvent},
+		{to(SubjectStart, name), serverQueue, async(d.onStart)},
+		{to(SubjectDone, name), serverQueue, async(d.onDone)},
+		{to(SubjectEvents, name), serverQueue, d.onEvent},
 		{SubjectHeartbeat, "", d.onHeartbeat},
 	} {
 		sub, err := nc.QueueSubscribe(s.subject, s.queue, s.h)
@@ -74,6 +81,12 @@ func NewDispatcher(ctx context.Context, nc *nats.Conn, engine *scripts.Engine, d
 		d.subs = append(d.subs, sub)
 	}
 	return d, nil
+}
+
+// async answers each request on its own goroutine: storing a document must not hold up the
+// answers to other runs' requests (their askers time out and ask again).
+func async(h nats.MsgHandler) nats.MsgHandler {
+	return func(m *nats.Msg) { go h(m) }
 }
 
 // Close stops answering and lets every Execute return: runs on workers go on, and their
@@ -97,6 +110,7 @@ func (d *Dispatcher) Execute(ctx context.Context, r *scripts.Run, opt scripts.Ex
 	defer func() {
 		d.mu.Lock()
 		delete(d.runs, r.ID())
+		d.endedLocked(r.ID())
 		d.mu.Unlock()
 	}()
 	r.OnCancel(func() { d.cancel(r) })
@@ -107,7 +121,7 @@ func (d *Dispatcher) Execute(ctx context.Context, r *scripts.Run, opt scripts.Ex
 	doc := r.Doc()
 	job := Job{RunID: r.ID(), Account: r.Account, Source: doc.Source, Goal: r.Script.Goal, Nodes: r.Script.Source,
 		Data: r.Script.Data, Record: r.Script.Record, TimeoutMS: opt.Timeout.Milliseconds(), Script: doc.Script,
-		Trigger: doc.Trigger, Created: doc.Created}
+		Trigger: doc.Trigger, Created: doc.Created, Server: d.name}
 	raw, err := json.Marshal(job)
 	if err == nil {
 		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -137,6 +151,26 @@ func (d *Dispatcher) cancel(r *scripts.Run) {
 	}
 }
 
+// endedLocked notes that run id ended here, forgetting runs that ended over 10 minutes ago.
+func (d *Dispatcher) endedLocked(id string) {
+	now := time.Now()
+	if len(d.ended) > 1000 {
+		for k, at := range d.ended {
+			if now.Sub(at) > 10*time.Minute {
+				delete(d.ended, k)
+			}
+		}
+	}
+	d.ended[id] = now
+}
+
+func (d *Dispatcher) endedHere(id string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.ended[id]
+	return ok
+}
+
 func (d *Dispatcher) live(id string) *remoteRun {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -152,11 +186,16 @@ func (d *Dispatcher) onStart(m *nats.Msg) {
 		return
 	}
 	d.touch(req.Worker)
+	d.log.Debug("cluster: start", "run", req.RunID, "worker", req.Worker, "delivered", req.Delivered)
 	if rr := d.live(req.RunID); rr != nil {
 		doc := rr.run.Doc()
 		switch {
 		case scripts.Final(doc.Status):
 			reply(m, startReply{Reason: "the run is already " + doc.Status})
+		case doc.Status == scripts.StatusRunning && doc.Worker == req.Worker: // the same worker asking again
+			reply(m, startReply{Go: true})
+		case doc.Status == scripts.StatusRunning && d.alive(doc.Worker):
+			reply(m, startReply{Retry: true, Reason: "worker " + doc.Worker + " still runs it"})
 		case len(doc.Steps) > 0:
 			rr.run.Fail(scripts.StatusFailed, CodeInterrupted, interruptedMessage(doc))
 			d.engine.Wait(context.Background(), rr.run)
@@ -176,6 +215,12 @@ func (d *Dispatcher) onStart(m *nats.Msg) {
 		switch {
 		case scripts.Final(doc.Status):
 			answer.Reason = "the run is already " + doc.Status
+			return false
+		case doc.Status == scripts.StatusRunning && doc.Worker == req.Worker:
+			answer.Go = true
+			return false
+		case doc.Status == scripts.StatusRunning && d.alive(doc.Worker):
+			answer = startReply{Retry: true, Reason: "worker " + doc.Worker + " still runs it"}
 			return false
 		case len(doc.Steps) > 0:
 			finishDoc(doc, scripts.StatusFailed, CodeInterrupted, interruptedMessage(*doc))
@@ -206,6 +251,7 @@ func (d *Dispatcher) onDone(m *nats.Msg) {
 		return
 	}
 	d.touch(req.Worker)
+	d.log.Debug("cluster: done", "run", req.Doc.RunID, "worker", req.Worker, "status", req.Doc.Status)
 	if rr := d.live(req.Doc.RunID); rr != nil {
 		rr.run.Complete(req.Doc) // false: already final here (canceled, interrupted): that one stays
 		d.engine.Wait(context.Background(), rr.run)
@@ -235,12 +281,13 @@ func (d *Dispatcher) onEvent(m *nats.Msg) {
 	}
 	d.touch(ev.Worker)
 	rr := d.live(ev.Event.RunID)
+	d.log.Debug("cluster: event", "run", ev.Event.RunID, "worker", ev.Worker, "type", ev.Event.Type, "live", rr != nil)
 	switch {
 	case rr != nil && ev.Event.Type == "step" && ev.Event.Step != nil:
 		rr.run.AddStep(*ev.Event.Step)
 	case rr != nil && ev.Event.Type != "step" && ev.Event.Type != "status" && ev.Event.Type != "done":
 		rr.run.Publish(ev.Event)
-	case rr == nil && ev.Event.Type == "step" && ev.Event.Step != nil:
+	case rr == nil && ev.Event.Type == "step" && ev.Event.Step != nil && !d.endedHere(ev.Event.RunID):
 		err := d.updateStored(ev.Account, ev.Event.RunID, func(doc *scripts.Doc) bool {
 			if scripts.Final(doc.Status) {
 				return false
@@ -265,6 +312,14 @@ func (d *Dispatcher) onHeartbeat(m *nats.Msg) {
 	d.mu.Unlock()
 }
 
+// alive reports whether worker was heard from lately (its heartbeats come every 2 s).
+func (d *Dispatcher) alive(worker string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	hb, ok := d.workers[worker]
+	return ok && time.Since(hb.At) < workerSeenFor
+}
+
 // touch notes that worker was heard from (any message counts, not only heartbeats).
 func (d *Dispatcher) touch(worker string) {
 	if worker == "" {
@@ -280,6 +335,8 @@ func (d *Dispatcher) touch(worker string) {
 // updateStored applies f to the stored document of the account's run id and stores it when f
 // says so.
 func (d *Dispatcher) updateStored(account, id string, f func(*scripts.Doc) bool) error {
+	d.storeMu.Lock()
+	defer d.storeMu.Unlock()
 	rec, err := d.db.GetRun(account, id)
 	if err != nil {
 		return err
@@ -320,7 +377,7 @@ type WorkerView struct {
 type Health struct {
 	NATS    string       `json:"nats"`
 	Workers []WorkerView `json:"workers"`
-	// Alive counts the workers heard from within the last 15 seconds.
+	// Alive counts the workers heard from within the last 10 seconds.
 	Alive int `json:"workers_alive"`
 }
 

@@ -13,6 +13,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -28,11 +29,11 @@ const (
 	SubjectJobs = "rodeo.runs.jobs"
 	// ConsumerName is the durable pull consumer every worker shares.
 	ConsumerName = "rodeo-workers"
-	// SubjectStart is the request a worker sends before it starts a run.
+	// SubjectStart.<server> is the request a worker sends before it starts a run.
 	SubjectStart = "rodeo.runs.start"
-	// SubjectDone carries a run's final document; the server answers once it is stored.
+	// SubjectDone.<server> carries a run's final document; the server answers once it is stored.
 	SubjectDone = "rodeo.runs.done"
-	// SubjectEvents carries a run's step and message events (the SSE stream's source).
+	// SubjectEvents.<server> carries a run's step and message events (the SSE stream's source).
 	SubjectEvents = "rodeo.runs.events"
 	// SubjectCancel tells the workers to cancel a run.
 	SubjectCancel = "rodeo.runs.cancel"
@@ -66,6 +67,9 @@ type Job struct {
 	Script    *scripts.ScriptRef  `json:"script,omitempty"`
 	Trigger   *scripts.TriggerRef `json:"trigger,omitempty"`
 	Created   time.Time           `json:"created"`
+	// Server names the server that queued the run: the worker's requests and events go to it
+	// (the one with that name after a restart), not to another server on the same NATS.
+	Server string `json:"server"`
 }
 
 // startRequest asks the server whether a worker may start a run; Delivered counts JetStream's
@@ -79,7 +83,10 @@ type startRequest struct {
 
 // startReply is the server's answer: Go, or why not (the run is final, or it already acted).
 type startReply struct {
-	Go     bool   `json:"go"`
+	Go bool `json:"go"`
+	// Retry: another worker that is alive holds the run (a delivery that came too early); the
+	// job is handed back to be delivered again later.
+	Retry  bool   `json:"retry,omitempty"`
 	Reason string `json:"reason,omitempty"`
 }
 
@@ -164,6 +171,20 @@ func request(ctx context.Context, nc *nats.Conn, subject string, v, out any) err
 			return fmt.Errorf("%s: %w", subject, ctx.Err())
 		}
 	}
+}
+
+// to is subject addressed to the server named server.
+func to(subject, server string) string { return subject + "." + Token(server) }
+
+// Token makes name usable as one subject token (no dots, spaces or wildcards).
+func Token(name string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '.', ' ', '*', '>', '\t', '\n', '\r':
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 func reply(m *nats.Msg, v any) {

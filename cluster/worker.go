@@ -28,7 +28,10 @@ type WorkerConfig struct {
 	AckWait time.Duration
 	// Grace is how long runs in flight may finish after ctx ends before the worker leaves them
 	// (unacknowledged: they are delivered again). Default 30 s.
-	Grace   time.Duration
+	Grace time.Duration
+	// Ready, when set, says how many runs the worker can start at once (the pool's warm
+	// contexts): it pulls no more than that, so a pulled run does not wait for a context to warm.
+	Ready   func() int
 	Metrics *Metrics
 	Logger  *slog.Logger
 }
@@ -97,11 +100,18 @@ func (w *Worker) Run(ctx context.Context) error {
 	slots := make(chan struct{}, w.cfg.Capacity)
 	w.log.Info("worker pulling runs", "capacity", w.cfg.Capacity, "ack_wait", w.cfg.AckWait.String())
 	for ctx.Err() == nil {
-		n := w.acquire(ctx, slots)
+		taken := w.acquire(ctx, slots)
+		if taken == 0 {
+			break
+		}
+		n := w.ready(ctx, taken)
+		for range taken - n {
+			<-slots
+		}
 		if n == 0 {
 			break
 		}
-		batch, err := cons.Fetch(n, jetstream.FetchMaxWait(2*time.Second), jetstream.FetchContext(ctx))
+		batch, err := cons.Fetch(n, jetstream.FetchMaxWait(2*time.Second))
 		got := 0
 		if err == nil {
 			for msg := range batch.Messages() {
@@ -130,6 +140,23 @@ func (w *Worker) Run(ctx context.Context) error {
 		w.log.Warn("worker: runs still in flight after the grace are left to be delivered again")
 	}
 	return nil
+}
+
+// ready waits until the pool has a warm context, then returns min(n, warm); 0 when ctx ended.
+func (w *Worker) ready(ctx context.Context, n int) int {
+	if w.cfg.Ready == nil {
+		return n
+	}
+	for {
+		if r := w.cfg.Ready(); r > 0 {
+			return min(n, r)
+		}
+		select {
+		case <-time.After(50 * time.Millisecond):
+		case <-ctx.Done():
+			return 0
+		}
+	}
 }
 
 // acquire takes one free slot (waiting for it) and then every other free one; it returns how
@@ -186,8 +213,13 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	}()
 
 	var answer startReply
-	if err := request(ctx, w.nc, SubjectStart, startRequest{RunID: job.RunID, Account: job.Account, Worker: w.cfg.Name, Delivered: delivered}, &answer); err != nil {
+	if err := request(ctx, w.nc, to(SubjectStart, job.Server), startRequest{RunID: job.RunID, Account: job.Account, Worker: w.cfg.Name, Delivered: delivered}, &answer); err != nil {
 		log.Warn("worker: no answer to start; the job is left to be delivered again", "err", err)
+		return
+	}
+	if answer.Retry {
+		log.Info("worker: another worker holds the run; handed back", "reason", answer.Reason)
+		_ = msg.NakWithDelay(w.cfg.AckWait)
 		return
 	}
 	if !answer.Go {
@@ -202,11 +234,13 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 	doc.Worker = w.cfg.Name
 	w.cfg.Metrics.Runs.WithLabelValues(doc.Status).Inc()
 	var stored doneReply
-	if err := request(ctx, w.nc, SubjectDone, doneRequest{Account: job.Account, Worker: w.cfg.Name, Doc: doc}, &stored); err != nil || !stored.Stored {
+	if err := request(ctx, w.nc, to(SubjectDone, job.Server), doneRequest{Account: job.Account, Worker: w.cfg.Name, Doc: doc}, &stored); err != nil || !stored.Stored {
 		log.Error("worker: the server did not store the document; the job is left to be delivered again", "err", err, "reason", stored.Error)
 		return
 	}
-	if err := msg.DoubleAck(context.Background()); err != nil {
+	actx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := msg.DoubleAck(actx); err != nil {
 		log.Warn("worker: ack", "err", err)
 	}
 }
@@ -245,7 +279,7 @@ func (w *Worker) execute(ctx context.Context, r *scripts.Run, job Job, compileEr
 		for ev := range events {
 			raw, err := json.Marshal(eventMsg{Account: job.Account, Worker: w.cfg.Name, Event: ev})
 			if err == nil {
-				_ = w.nc.Publish(SubjectEvents, raw)
+				_ = w.nc.Publish(to(SubjectEvents, job.Server), raw)
 			}
 		}
 	}()

@@ -38,8 +38,16 @@ func (r *Run) Begin(worker string, started time.Time) bool {
 	return true
 }
 
-// AddStep records a step that finished elsewhere and publishes its event.
-func (r *Run) AddStep(s Step) { r.addStep(s) }
+// AddStep records a step that finished elsewhere and publishes its event; a step that comes
+// after the final document (which holds every step) is ignored.
+func (r *Run) AddStep(s Step) {
+	r.mu.Lock()
+	done := r.isDone()
+	r.mu.Unlock()
+	if !done {
+		r.addStep(s)
+	}
+}
 
 // Publish passes on a message event (print, notification) from elsewhere.
 func (r *Run) Publish(ev Event) {
