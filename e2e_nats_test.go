@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -116,7 +117,7 @@ func TestE2ENATS(t *testing.T) {
 		}
 	})
 	data := filepath.Join(e.root, "data-nats")
-	flags := []string{"--nats-url", natsURL, "--nats-name", "api", "--browsers", "0", "--nats-ack-wait", "5s", "--schedule-min-every", "1s", "--log-level", "debug"}
+	flags := []string{"--nats-url", natsURL, "--nats-name", "api", "--browsers", "0", "--nats-ack-wait", "5s", "--schedule-min-every", "1s"}
 	s := e.serve(t, data, flags...)
 	workerFlags := []string{"--contexts", "2", "--nats-ack-wait", "5s"}
 
@@ -198,13 +199,14 @@ func TestE2ENATS(t *testing.T) {
 
 	// The workers' metrics and the server's view of them.
 	var redelivered bool
+	counted := regexp.MustCompile(`(?m)^rodeo_worker_redeliveries_total [1-9]`)
 	for _, w := range []*rodeoServer{w2, w3} {
 		body := getText(t, w.base+"/metrics")
 		if !strings.Contains(body, "rodeo_worker_pulls_total") || !strings.Contains(body, "rodeo_worker_runs_in_flight 0") ||
 			!strings.Contains(body, `rodeo_worker_runs_total{status="succeeded"}`) {
 			t.Errorf("worker metrics:\n%s", body)
 		}
-		redelivered = redelivered || strings.Contains(body, "rodeo_worker_redeliveries_total 1")
+		redelivered = redelivered || counted.MatchString(body)
 	}
 	if !redelivered {
 		t.Error("no worker counted the redelivered run")
@@ -275,6 +277,7 @@ func testNATSSchedule(t *testing.T, e *e2e, s *rodeoServer, data string, flags [
 	sflags := append(append([]string{}, flags...), "--nats-name", "standby")
 	s2 := e.serve(t, standby, sflags...)
 	s2.key = key
+	both := time.Now() // the standby's store holds the api's fires before the copy too: only later ones count
 	time.Sleep(10 * time.Second) // two or three slots
 	byServer := map[time.Time][]string{}
 	for _, x := range []struct {
@@ -282,7 +285,7 @@ func testNATSSchedule(t *testing.T, e *e2e, s *rodeoServer, data string, flags [
 		srv  *rodeoServer
 	}{{"api", s}, {"standby", s2}} {
 		for _, f := range fires(t, x.srv, v.ID) {
-			if f.Status == "started" {
+			if f.Status == "started" && f.At.After(both.Add(-time.Second)) {
 				if len(f.Runs) != 4 {
 					t.Errorf("%s fired %s with %d runs", x.name, f.Slot, len(f.Runs))
 				}
@@ -295,7 +298,7 @@ func testNATSSchedule(t *testing.T, e *e2e, s *rodeoServer, data string, flags [
 			t.Errorf("slot %s fired by %v", slot, who)
 		}
 	}
-	if len(byServer) < 3 {
+	if len(byServer) < 2 {
 		t.Errorf("fires: %v, want one per slot", byServer)
 	}
 	t.Logf("slots fired, by server: %v", byServer)
