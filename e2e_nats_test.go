@@ -277,7 +277,7 @@ func testNATSSchedule(t *testing.T, e *e2e, s *rodeoServer, data string, flags [
 	sflags := append(append([]string{}, flags...), "--nats-name", "standby")
 	s2 := e.serve(t, standby, sflags...)
 	s2.key = key
-	both := time.Now() // the standby's store holds the api's fires before the copy too: only later ones count
+	both := time.Now()           // the standby's store holds the api's fires before the copy too: only later ones count
 	time.Sleep(10 * time.Second) // two or three slots
 	byServer := map[time.Time][]string{}
 	for _, x := range []struct {
