@@ -18,7 +18,7 @@ import (
 )
 
 // testNATS runs an embedded nats-server with JetStream on loopback, its store in a temp dir.
-func testNATS(t *testing.T) string {
+func testNATS(t testing.TB) string {
 	t.Helper()
 	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
 	if err != nil {
@@ -32,7 +32,7 @@ func testNATS(t *testing.T) string {
 	return ns.ClientURL()
 }
 
-func connect(t *testing.T, url string) *nats.Conn {
+func connect(t testing.TB, url string) *nats.Conn {
 	t.Helper()
 	nc, err := cluster.Connect(url, "test")
 	if err != nil {
@@ -92,10 +92,26 @@ func testLogger() *slog.Logger {
 
 func compile(t *testing.T, nodes ...map[string]any) *scripts.Script {
 	t.Helper()
-	var raw []json.RawMessage
+	raw := make([][]byte, 0, len(nodes))
 	for _, n := range nodes {
-		b, _ := json.Marshal(n)
-		raw = append(raw, b)
+		raw = append(raw, mustJSON(n))
+	}
+	return compileRaw(t, raw)
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func compileRaw(t testing.TB, nodes [][]byte) *scripts.Script {
+	t.Helper()
+	raw := make([]json.RawMessage, 0, len(nodes))
+	for _, n := range nodes {
+		raw = append(raw, n)
 	}
 	s, err := scripts.DefaultRegistry.Compile("test", raw, map[string]any{"n": 1})
 	if err != nil {
