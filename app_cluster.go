@@ -156,7 +156,15 @@ func (a *App) worker(ctx context.Context, args []string) error {
 	if cf.url == "" {
 		return errs.E(errs.InvalidConfig, "rodeo worker needs --nats-url (or RODEO_NATS_URL): the NATS server the API queues its runs on")
 	}
+	if cf.ackWait < time.Second {
+		return errs.E(errs.InvalidConfig, "--nats-ack-wait / RODEO_NATS_ACK_WAIT must be at least 1s, got %s", cf.ackWait)
+	}
 	log := a.logger(*logLevel, *logFormat).With("worker", cf.name)
+	nc, err := cluster.Connect(cf.url, "worker "+cf.name) // first: a wrong URL fails before Chrome starts
+	if err != nil {
+		return errs.Wrap(errs.InvalidConfig, err)
+	}
+	defer nc.Close()
 	bcfg := bf.config(log, a.Getenv)
 	stopProxy, err := sf.guardBrowsers(&bcfg, log)
 	if err != nil {
@@ -174,11 +182,6 @@ func (a *App) worker(ctx context.Context, args []string) error {
 	}
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Browsers: leaser(pool), Logger: log, Services: services}
 	runner.Desktops = a.desktops(*display, a.Stderr, log)
-	nc, err := cluster.Connect(cf.url, "worker "+cf.name)
-	if err != nil {
-		return errs.Wrap(errs.InvalidConfig, err)
-	}
-	defer nc.Close()
 	metrics := cluster.NewMetrics(nil)
 	capacity := pool.Stats().Capacity
 	w, err := cluster.NewWorker(nc, cluster.WorkerConfig{Name: cf.name, Capacity: capacity, Runner: runner, AckWait: cf.ackWait,

@@ -57,6 +57,9 @@ func NewWorker(nc *nats.Conn, cfg WorkerConfig) (*Worker, error) {
 	if cfg.AckWait <= 0 {
 		cfg.AckWait = DefaultAckWait
 	}
+	if cfg.AckWait < time.Second {
+		return nil, errs.E(errs.InvalidConfig, "the ack wait must be at least 1s (got %s): workers signal progress every third of it", cfg.AckWait)
+	}
 	if cfg.Grace <= 0 {
 		cfg.Grace = 30 * time.Second
 	}
