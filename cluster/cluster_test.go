@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
 	natsserver "github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/rodeo-run/rodeo/cluster"
 	"github.com/rodeo-run/rodeo/scripts"
@@ -73,6 +75,14 @@ func newServer(t *testing.T, url string) *testServer {
 // startWorker runs a worker without browsers (the nodes here need none) until the test ends.
 func startWorker(t *testing.T, url, name string, capacity int) *cluster.Metrics {
 	t.Helper()
+	m, stop := startWorkerStoppable(t, url, name, capacity)
+	t.Cleanup(stop)
+	return m
+}
+
+// startWorkerStoppable starts a worker and returns its metrics and its stop (which waits for it).
+func startWorkerStoppable(t *testing.T, url, name string, capacity int) (*cluster.Metrics, func()) {
+	t.Helper()
 	m := cluster.NewMetrics(nil)
 	runner := &scripts.Runner{Registry: scripts.DefaultRegistry, Logger: testLogger(), Services: &scripts.Services{}}
 	w, err := cluster.NewWorker(connect(t, url), cluster.WorkerConfig{Name: name, Capacity: capacity, Runner: runner, AckWait: 2 * time.Second, Metrics: m, Logger: testLogger(), Grace: time.Second})
@@ -82,8 +92,8 @@ func startWorker(t *testing.T, url, name string, capacity int) *cluster.Metrics 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { _ = w.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return m
+	var once sync.Once
+	return m, func() { once.Do(func() { cancel(); <-done }) }
 }
 
 func testLogger() *slog.Logger {
@@ -196,5 +206,34 @@ func TestCancelReachesWorker(t *testing.T) {
 	}
 	if d := wait(t, s.engine, waiting, 10*time.Second); d.Status != scripts.StatusCanceled || d.Worker != "" {
 		t.Errorf("canceled queued run: %+v", d)
+	}
+}
+
+// A worker stopped while a run is still going (past its grace) reports nothing for it: the run is
+// delivered again and, as it had recorded no step, runs to its end on another worker, once.
+func TestStoppedWorkerLeavesRunToAnother(t *testing.T) {
+	url := testNATS(t)
+	s := newServer(t, url)
+	_, stop := startWorkerStoppable(t, url, "w1", 1)
+	r, err := s.engine.Start(context.Background(), compile(t, map[string]any{"type": "delay", "time": 3}, map[string]any{"type": "print", "text": "done"}),
+		scripts.StartOptions{Account: store.DefaultAccount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for r.Doc().Worker != "w1" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop() // grace 1 s < the 3 s delay
+	if d := r.Doc(); d.Status != scripts.StatusRunning {
+		t.Fatalf("after w1 stopped: %+v", d)
+	}
+	m2 := startWorker(t, url, "w2", 1)
+	d := wait(t, s.engine, r, 60*time.Second)
+	if d.Status != scripts.StatusSucceeded || d.Worker != "w2" || len(d.Steps) != 2 {
+		t.Errorf("the run w1 left: %+v", d)
+	}
+	if got := testutil.ToFloat64(m2.Redeliveries); got < 1 {
+		t.Errorf("w2 counted %v redeliveries", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -47,6 +48,9 @@ type Worker struct {
 	// canceled holds cancels that came before their run was registered.
 	canceled map[string]bool
 	inFlight int
+	// leaving is set when the grace after a stop has passed: the runs still going are stopped,
+	// and their jobs left unacknowledged (delivered again) instead of reported canceled.
+	leaving atomic.Bool
 }
 
 // NewWorker returns a worker on nc; Run starts it.
@@ -141,6 +145,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	case <-done:
 	case <-time.After(w.cfg.Grace):
 		w.log.Warn("worker: runs still in flight after the grace are left to be delivered again")
+		w.leaving.Store(true)
 	}
 	return nil
 }
@@ -234,6 +239,9 @@ func (w *Worker) handle(ctx context.Context, msg jetstream.Msg) {
 		r.Cancel()
 	}
 	doc := w.execute(ctx, r, job, compileErr)
+	if w.leaving.Load() {
+		return
+	}
 	doc.Worker = w.cfg.Name
 	w.cfg.Metrics.Runs.WithLabelValues(doc.Status).Inc()
 	var stored doneReply
@@ -280,6 +288,9 @@ func (w *Worker) execute(ctx context.Context, r *scripts.Run, job Job, compileEr
 	go func() {
 		defer close(forwarded)
 		for ev := range events {
+			if w.leaving.Load() { // what a run does as it is stopped is not its record
+				continue
+			}
 			raw, err := json.Marshal(eventMsg{Account: job.Account, Worker: w.cfg.Name, Event: ev})
 			if err == nil {
 				_ = w.nc.Publish(to(SubjectEvents, job.Server), raw)
