@@ -211,6 +211,9 @@ func TestE2ENATS(t *testing.T) {
 	if !redelivered {
 		t.Error("no worker counted the redelivered run")
 	}
+	if m := s.metrics(t); !strings.Contains(m, `rodeo_runs_total{status="succeeded"}`) || strings.Contains(m, "rodeo_pool_capacity") {
+		t.Errorf("the server's metrics, with no pool of its own:\n%s", m)
+	}
 	var health struct {
 		Cluster cluster.Health `json:"cluster"`
 	}

@@ -12,6 +12,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -122,16 +123,20 @@ type Heartbeat struct {
 	At       time.Time `json:"at"`
 }
 
-// ensureStream creates (or updates) the work-queue stream of runs; the server and the workers
-// both call it, so either may start first.
+// ensureStream creates the work-queue stream of runs unless it exists; the server and the
+// workers both call it, so either may start first. An existing stream is left as it is, with
+// any limits an operator set on it.
 func ensureStream(ctx context.Context, js jetstream.JetStream) (jetstream.Stream, error) {
-	st, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	st, err := js.CreateStream(ctx, jetstream.StreamConfig{
 		Name:       StreamName,
 		Subjects:   []string{SubjectJobs},
 		Retention:  jetstream.WorkQueuePolicy,
 		Storage:    jetstream.FileStorage,
 		Duplicates: dedupWindow,
 	})
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		st, err = js.Stream(ctx, StreamName)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("nats: the runs stream %s: %w", StreamName, err)
 	}
