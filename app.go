@@ -46,6 +46,7 @@ const usage = `rodeo: a self-hosted, browser-first automation server
 usage:
   rodeo serve [flags]                  run the HTTP API (see rodeo serve -h)
   rodeo run FILE|-  [flags]            run one agent (a POST /agents body) without a server
+  rodeo worker --nats-url URL [flags]  run the runs a server queues on NATS (docs/scale-out.md)
   rodeo keys create [--account NAME]   create an API key (the secret is shown once)
   rodeo keys list                      list keys
   rodeo keys revoke ID                 revoke a key
@@ -78,6 +79,8 @@ func (a *App) Main(ctx context.Context, args []string) (int, error) {
 	switch cmd {
 	case "serve":
 		err = a.serve(ctx, rest)
+	case "worker":
+		err = a.worker(ctx, rest)
 	case "run":
 		return a.run(ctx, rest)
 	case "keys":
@@ -195,6 +198,9 @@ func (a *App) logger(level, format string) *slog.Logger {
 
 // leaser adapts the pool to the runner (a nil *Session must not become a non-nil interface).
 func leaser(p *browser.Pool) scripts.Leaser {
+	if p == nil {
+		return nil
+	}
 	return scripts.LeaserFunc(func(ctx context.Context) (scripts.BrowserSession, error) {
 		s, err := p.Lease(ctx)
 		if err != nil {
@@ -231,6 +237,8 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	a.addInboundFlags(fs, &inf)
 	var of outboxFlags
 	a.addOutboxFlags(fs, &of)
+	var cf clusterFlags // app_cluster.go
+	a.addClusterFlags(fs, &cf, "serve")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -255,11 +263,11 @@ func (a *App) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer stopProxy()
-	pool, err := browser.NewPool(ctx, bcfg)
+	pool, err := cf.localPool(ctx, bcfg, bf.browsers) // nil on NATS with --browsers 0
 	if err != nil {
 		return fmt.Errorf("browser pool: %w", err)
 	}
-	defer pool.Close()
+	defer closePool(pool)
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
@@ -277,6 +285,10 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	engine := scripts.NewEngine(runner, db, log)
 	engine.RunTimeout = *runTimeout
 	engine.QueueSize = *queueSize
+	if err := a.startCluster(ctx, &cf, engine, runner, pool, db, &schedf, log); err != nil {
+		return err
+	}
+	defer cf.stop()
 	// The hub first: it claims the runs of its persisted queue, which recovery must leave queued.
 	hub := extension.New(extension.Config{Engine: engine, Store: db, QueueTTL: *queueTTL, Logger: log})
 	defer hub.Close()
@@ -303,7 +315,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	stopOutbox := startOutbox(of, services, db, log)
 	defer stopOutbox()
 	srv := server.New(server.Config{Engine: engine, Registry: scripts.DefaultRegistry, Store: db, BodyLimit: *bodyLimit, Services: services, RateLimit: *rateLimit,
-		Logger: log, Version: version, Pool: func() server.PoolStats { return server.PoolStats(pool.Stats()) }})
+		Logger: log, Version: version, Pool: poolStats(pool), Cluster: cf.health})
 
 	fmt.Fprintf(a.Stdout, "rodeo listening on http://%s\n", ln.Addr())
 	log.Info("serving", "addr", ln.Addr().String(), "data", *data, "browsers", bf.browsers, "contexts", bf.contexts)
@@ -323,6 +335,7 @@ func (a *App) serve(ctx context.Context, args []string) error {
 	stopInbound()
 	graceCtx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
+	cf.stop() // runs on workers go on; their documents are stored after a restart
 	shutdownHTTP := make(chan error, 1)
 	go func() { shutdownHTTP <- srv.Shutdown(context.Background()) }()
 	if err := engine.Shutdown(graceCtx); err != nil {

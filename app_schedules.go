@@ -15,6 +15,8 @@ import (
 // scheduleFlags configure the scheduler of `rodeo serve`.
 type scheduleFlags struct {
 	grace, minEvery time.Duration
+	// claims is set on NATS (app_cluster.go): slots are claimed in JetStream KV too.
+	claims triggers.SlotClaimer
 }
 
 func (a *App) addScheduleFlags(fs *flag.FlagSet, f *scheduleFlags) {
@@ -29,7 +31,7 @@ func (a *App) addScheduleFlags(fs *flag.FlagSet, f *scheduleFlags) {
 // overlap check sees no run of a previous life as still running.
 func (a *App) startScheduler(f scheduleFlags, db *store.DB, engine *scripts.Engine, log *slog.Logger) (stop func()) {
 	sc := triggers.NewScheduler(triggers.SchedulerConfig{Store: db, Engine: engine, Registry: scripts.DefaultRegistry, Logger: log,
-		Grace: f.grace, MinEvery: f.minEvery, Timezone: triggers.ServerTimezone(a.Getenv)})
+		Grace: f.grace, MinEvery: f.minEvery, Timezone: triggers.ServerTimezone(a.Getenv), Claims: f.claims})
 	server.AttachScheduler(engine, sc)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

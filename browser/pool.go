@@ -45,9 +45,10 @@ type Config struct {
 	Bin string
 	// RemoteURL, when set, connects to a remote browser (RODEO_CHROME_URL: a DevTools websocket
 	// URL, an http:// address or a port) instead of launching one. The pool then holds exactly one
-	// browser and reconnects, with backoff, when the connection drops. Optional.
+	// browser and reconnects, with backoff, when the connection drops. Several URLs separated by
+	// commas are several browsers, one per URL (RemoteURLs). Optional.
 	RemoteURL string
-	// Browsers is the number of Chrome processes. Optional. Default: 1 (always 1 with RemoteURL).
+	// Browsers is the number of Chrome processes. Optional. Default: 1 (with RemoteURL: one per URL).
 	Browsers int
 	// Contexts is the number of concurrent isolated contexts per browser. Optional. Default: 4.
 	Contexts int
@@ -70,7 +71,7 @@ func (c Config) withDefaults() Config {
 		c.Browsers = 1
 	}
 	if c.RemoteURL != "" {
-		c.Browsers = 1
+		c.Browsers = len(c.RemoteURLs())
 	}
 	if c.Contexts <= 0 {
 		c.Contexts = 4
@@ -85,6 +86,18 @@ func (c Config) withDefaults() Config {
 		c.Logger = slog.Default()
 	}
 	return c
+}
+
+// RemoteURLs are the remote browsers RemoteURL names: several may be given separated by commas
+// (a fleet of browserless containers), each one browser slot of the pool with Contexts contexts.
+func (c Config) RemoteURLs() []string {
+	var out []string
+	for _, u := range strings.Split(c.RemoteURL, ",") {
+		if u = strings.TrimSpace(u); u != "" {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // Stats is a snapshot of a pool's state and lifetime counters.
@@ -272,7 +285,7 @@ func (p *Pool) start(ctx context.Context, s *slot) (*instance, error) {
 	var proc *Process
 	var err error
 	if p.cfg.RemoteURL != "" {
-		proc, err = Connect(ctx, p.cfg.RemoteURL)
+		proc, err = Connect(ctx, p.cfg.RemoteURLs()[s.idx])
 	} else {
 		proc, err = Launch(ctx, LaunchOptions{Bin: p.cfg.Bin, Flags: p.cfg.Flags})
 	}

@@ -531,3 +531,36 @@ func BenchmarkLease(b *testing.B) {
 	b.ReportMetric(q(0.5), "p50-ms")
 	b.ReportMetric(q(0.99), "p99-ms")
 }
+
+// Several remote browsers, comma-separated, are one pool slot each: the pool holds both, and a
+// lease from each works.
+func TestPool_RemoteSeveral(t *testing.T) {
+	if testing.Short() {
+		t.Skip("launches Chrome")
+	}
+	bin, err := browser.FindChrome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var urls []string
+	for range 2 {
+		l := launcher.New().Bin(bin).NoSandbox(true).Headless(true).Leakless(true).
+			Set("disable-gpu").Set("host-resolver-rules", browsertest.OfflineFlags["host-resolver-rules"])
+		u, err := l.Launch()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Kill(); l.Cleanup() })
+		urls = append(urls, u)
+	}
+	base := browsertest.Serve(t, "testdata")
+	p := newPool(t, browser.Config{RemoteURL: urls[0] + " , " + urls[1], Contexts: 1})
+	if st := p.Stats(); st.Browsers != 2 || st.Capacity != 2 {
+		t.Fatalf("two remote browsers: %+v", st)
+	}
+	a, b := lease(t, p), lease(t, p)
+	navigate(t, a.Page(), base+"/hello.html")
+	navigate(t, b.Page(), base+"/hello.html")
+	a.Release()
+	b.Release()
+}

@@ -55,6 +55,12 @@ const (
 	IntegrationNotConfigured = "integration_not_configured"
 )
 
+// Codes of scale-out over NATS (docs/scale-out.md).
+const (
+	// QueueUnavailable: the server could not hand a run to the workers (NATS refused the job).
+	QueueUnavailable = "queue_unavailable"
+)
+
 // Detail is one problem of an invalid request, e.g. one bad parameter of one node.
 type Detail struct {
 	Node    *int   `json:"node,omitempty"`

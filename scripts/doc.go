@@ -84,6 +84,9 @@ type Doc struct {
 	Started    *time.Time  `json:"started,omitempty"`
 	Finished   *time.Time  `json:"finished,omitempty"`
 	DurationMS int64       `json:"duration_ms"`
+	// Worker names the worker process that ran the run (scale-out over NATS, docs/scale-out.md);
+	// absent for runs of the server's own pool.
+	Worker string `json:"worker,omitempty"`
 }
 
 // ScriptRef names a saved script and the version of it that a run ran.

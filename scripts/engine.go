@@ -27,6 +27,9 @@ type Engine struct {
 	// Default 100; 0 or less makes Enqueue admit like Start (no waiting line).
 	QueueSize int
 	Logger    *slog.Logger
+	// Remote, when set, executes the runs that bring no session of their own somewhere else
+	// (worker processes over NATS, package cluster) instead of on this process's Runner.
+	Remote RemoteExecutor
 
 	// queue holds the runs waiting for a browser, oldest first; the dispatcher starts them.
 	queue        []*queuedRun
@@ -153,11 +156,16 @@ func (e *Engine) prepare(s *Script, opt StartOptions) (*Run, time.Duration, erro
 func (e *Engine) launch(r *Run, session BrowserSession, timeout time.Duration) {
 	go func() {
 		defer e.wg.Done()
-		e.Runner.Execute(e.base, r, ExecOptions{Timeout: timeout, Session: session, OnStart: func(Doc) {
+		opt := ExecOptions{Timeout: timeout, Session: session, OnStart: func(Doc) {
 			if err := e.persist(r); err != nil {
 				e.Logger.Error("persist run", "run", r.ID(), "err", err)
 			}
-		}})
+		}}
+		if e.Remote != nil && session == nil {
+			e.Remote.Execute(e.base, r, opt)
+		} else {
+			e.Runner.Execute(e.base, r, opt)
+		}
 		e.record(r)
 	}()
 }

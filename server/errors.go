@@ -31,6 +31,9 @@ var statusOf = map[string]int{
 	// desktop and media nodes
 	errs.DesktopUnavailable:       fiber.StatusServiceUnavailable,
 	errs.IntegrationNotConfigured: fiber.StatusBadRequest,
+
+	// scale-out over NATS
+	errs.QueueUnavailable: fiber.StatusServiceUnavailable,
 }
 
 // retryAfter is the Retry-After (seconds) sent with 429 and 503 when the error names no wait.

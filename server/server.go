@@ -52,6 +52,9 @@ type Config struct {
 	RateLimit int
 	// Version is shown by /healthz.
 	Version string
+	// Cluster reports the NATS connection and the workers heard from for /healthz (scale-out,
+	// docs/scale-out.md); nil without NATS.
+	Cluster func() any
 }
 
 // mounts add the routes of feature files (saved scripts, triggers, sheets, outbox, …) from their
@@ -312,6 +315,9 @@ func (s *Server) healthz(c *fiber.Ctx) error {
 	body := fiber.Map{"status": "ok", "version": s.cfg.Version, "runs_active": s.cfg.Engine.Running()}
 	if s.cfg.Pool != nil {
 		body["pool"] = s.cfg.Pool()
+	}
+	if s.cfg.Cluster != nil {
+		body["cluster"] = s.cfg.Cluster()
 	}
 	return c.JSON(body)
 }

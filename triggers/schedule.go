@@ -48,6 +48,15 @@ type SchedulerConfig struct {
 	MinEvery time.Duration
 	// Timezone is the IANA zone of schedules that name none. Default UTC.
 	Timezone string
+	// Claims, when set, claims each slot outside the store too (a JetStream KV bucket, package
+	// cluster) before it fires, so schedulers on several servers fire it once. Default: the
+	// store's claim alone.
+	Claims SlotClaimer
+}
+
+// SlotClaimer claims a schedule's slot across processes: false means it was claimed already.
+type SlotClaimer interface {
+	ClaimSlot(ctx context.Context, scheduleID string, slot time.Time) (bool, error)
 }
 
 // onTime is how late the scheduler may reach a slot and still count it on time: a slot reached
@@ -268,6 +277,9 @@ func (sc *Scheduler) fire(s store.Schedule, slot time.Time, late time.Duration) 
 			return sc.ignoreClaimRace(err)
 		}
 	}
+	if taken, err := sc.claimedElsewhere(s, slot, now); taken || err != nil {
+		return err
+	}
 	compiled, ref, compileErr := sc.compileInstances(s, slot)
 	f := store.ScheduleFire{At: now, Status: store.FireClaimed}
 	if late > onTime {
@@ -292,6 +304,27 @@ func (sc *Scheduler) fire(s store.Schedule, slot time.Time, late time.Duration) 
 		})
 	}
 	return sc.startRuns(s, slot, f, compiled, ref)
+}
+
+// claimedElsewhere claims slot with cfg.Claims; when another scheduler had it, the fire is
+// recorded skipped and it reports true. An error (NATS unreachable) fires nothing: the slot is
+// tried again at the next check, and counts missed past its time.
+func (sc *Scheduler) claimedElsewhere(s store.Schedule, slot, now time.Time) (bool, error) {
+	if sc.cfg.Claims == nil {
+		return false, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	ok, err := sc.cfg.Claims.ClaimSlot(ctx, s.ID, slot)
+	if err != nil {
+		return true, err
+	}
+	if ok {
+		return false, nil
+	}
+	f := store.ScheduleFire{At: now, Status: store.FireSkipped, Reason: "another scheduler (or this one before a restart) already fired this slot"}
+	_, _, err = sc.cfg.Store.ClaimSlot(s.ID, slot, f)
+	return true, sc.ignoreClaimRace(err)
 }
 
 // compileInstances compiles the schedule's script once per instance (each has its own
