@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/rodeo-run/rodeo/cluster"
+	"github.com/rodeo-run/rodeo/errs"
 	"github.com/rodeo-run/rodeo/scripts"
 	_ "github.com/rodeo-run/rodeo/scripts/nodes"
 	"github.com/rodeo-run/rodeo/store"
@@ -235,5 +237,32 @@ func TestStoppedWorkerLeavesRunToAnother(t *testing.T) {
 	}
 	if got := testutil.ToFloat64(m2.Redeliveries); got < 1 {
 		t.Errorf("w2 counted %v redeliveries", got)
+	}
+}
+
+// A worker keeps no store, so a browser run with a named profile is refused at submission with
+// invalid_profile instead of running without the cookies it asked for; nothing is stored. A run
+// with a profile that needs no browser still runs (nothing would be kept anyway).
+func TestProfileRunRefusedOnCluster(t *testing.T) {
+	url := testNATS(t)
+	s := newServer(t, url)
+	startWorker(t, url, "w1", 1)
+	browserRun := compile(t, map[string]any{"type": "open tab", "target": "http://127.0.0.1:1/"})
+	browserRun.Profile = "shop"
+	_, err := s.engine.Start(context.Background(), browserRun, scripts.StartOptions{Account: store.DefaultAccount})
+	if !errs.Is(err, errs.InvalidProfile) || !strings.Contains(err.Error(), "cluster workers") {
+		t.Fatalf("a profile run on a cluster server: %v, want invalid_profile naming the cluster", err)
+	}
+	if runs, err := s.db.ListRuns(store.DefaultAccount, 10, ""); err != nil || len(runs) != 0 {
+		t.Fatalf("a refused run was stored: %v %v", runs, err)
+	}
+	plain := compile(t, map[string]any{"type": "print", "text": "no browser"})
+	plain.Profile = "shop"
+	r, err := s.engine.Start(context.Background(), plain, scripts.StartOptions{Account: store.DefaultAccount})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := wait(t, s.engine, r, 30*time.Second); d.Status != scripts.StatusSucceeded {
+		t.Fatalf("a browserless run with a profile: %s %+v", d.Status, d.Error)
 	}
 }

@@ -93,6 +93,9 @@ func (e *Engine) Start(ctx context.Context, s *Script, opt StartOptions) (*Run, 
 	if err := e.Runner.checkModel(s); err != nil {
 		return nil, err
 	}
+	if err := e.profileKept(s, opt); err != nil {
+		return nil, err
+	}
 	if opt.RunID == "" {
 		opt.RunID = store.NewID("r")
 	}

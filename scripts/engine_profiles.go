@@ -10,6 +10,16 @@ import (
 // saturated pool; a queued run (triggers, Enqueue) waits in the queue until the profile is free,
 // while runs behind it on other profiles go ahead.
 
+// profileKept refuses a run with a profile that would go to a cluster worker (Remote): a worker
+// has no store to load the profile from or save it to, and running without it would silently
+// drop the logins the user asked to keep.
+func (e *Engine) profileKept(s *Script, opt StartOptions) error {
+	if s.Profile == "" || e.Remote == nil || opt.Session != nil || e.Runner.Browsers != nil || !NeedsBrowser(s.Nodes) {
+		return nil
+	}
+	return errs.E(errs.InvalidProfile, "browser profile %s cannot be used here: this server sends its browser runs to cluster workers (--nats-url), which do not keep named profiles; run it on a server with its own browsers", s.Profile)
+}
+
 // profileKey is the engine's lock key of an account's profile.
 func profileKey(account, name string) string { return account + "\x00" + name }
 
