@@ -227,6 +227,105 @@ func perColumn(s *Snapshot, g []int) bool {
 // programme after Coronation Street" is the next one, "the stop before Leeds" the one before.
 var sequenceWords = map[string]int{"after": 1, "before": -1}
 
+// askWords open a question about what comes in a line ("what's on after the news", "what
+// comes before Leeds"): they say nothing of what kind of thing the line holds.
+var askWords = map[string]bool{
+	"what": true, "which": true, "who": true, "when": true, "where": true, "how": true, "do": true,
+	"does": true, "did": true, "have": true, "has": true, "come": true, "comes": true, "next": true, "right": true,
+}
+
+// neighbourInLine resolves "the programme after Coronation Street": the words after "after"
+// name one of a line of look-alike siblings (a channel's programmes, a route's stops), and
+// the answer is the look-alike next to it on that side. The words before say what kind of
+// thing the line holds, in a word or two the named element does not carry; a count or a
+// figure asked "after" something ("how many unsubscribed after the May email") is no neighbour.
+func neighbourInLine(s *Snapshot, p *Parsed, desc string, ok []scored) (scored, string, bool) {
+	if p.Kind != "" || len(ok) == 0 {
+		return scored{}, "", false
+	}
+	raw := rawWords(desc)
+	at, side := -1, 0
+	for i, w := range raw {
+		if d := sequenceWords[w]; d != 0 {
+			if at >= 0 {
+				return scored{}, "", false
+			}
+			at, side = i, d
+		}
+	}
+	if at < 1 || at == len(raw)-1 {
+		return scored{}, "", false
+	}
+	var kind, named []string
+	for _, w := range raw[:at] {
+		if !stopWords[w] && !askWords[w] {
+			kind = append(kind, w)
+		}
+	}
+	for _, w := range raw[at+1:] {
+		if !stopWords[w] {
+			named = append(named, w)
+		}
+	}
+	if len(kind) == 0 || len(kind) > 2 || len(named) == 0 {
+		return scored{}, "", false
+	}
+	// The element the words after name: the best candidate that says them all.
+	a := -1
+	for i := range ok {
+		own := ownWordsOf(ok[i].Element)
+		if !containsAll(own, named) {
+			continue
+		}
+		for _, w := range kind {
+			if slices.Contains(own, w) {
+				return scored{}, "", false // "the email after Monday's" names the email itself
+			}
+		}
+		a = i
+		break
+	}
+	if a < 0 {
+		return scored{}, "", false
+	}
+	a = namerWithin(s, ok, a, named)
+	e := ok[a].Element
+	for k, n := e.ID+side, 0; k >= 0 && k < len(s.Elements) && n < 400; k, n = k+side, n+1 {
+		if o := &s.Elements[k]; alike(o, e) && o.Visible && inOneLine(s, o, e) {
+			c := ok[a]
+			c.Element = o
+			return c, fmt.Sprintf("the look-alike %s %q", raw[at], clip(firstOf(e.Name, e.Text), 40)), true
+		}
+	}
+	return scored{}, "", false
+}
+
+// namerWithin is, of the candidates in ok that say all of named, the innermost inside ok[a]'s
+// element, or a: a stop's line "Peterborough 09:58" is named by its link "Peterborough", whose
+// look-alikes are the other stops' links.
+func namerWithin(s *Snapshot, ok []scored, a int, named []string) int {
+	best := a
+	for i := range ok {
+		if i != best && isAncestor(s, ok[best].Element.ID, ok[i].Element.ID) && containsAll(ownWordsOf(ok[i].Element), named) {
+			best = i
+		}
+	}
+	return best
+}
+
+// inOneLine reports whether look-alikes a and b stand in one line: siblings, or each in one of
+// two look-alike siblings (the list items of a route's stops).
+func inOneLine(s *Snapshot, a, b *Element) bool {
+	if a.Parent == b.Parent {
+		return true
+	}
+	if a.Parent < 0 || b.Parent < 0 {
+		return false
+	}
+	pa, pb := &s.Elements[a.Parent], &s.Elements[b.Parent]
+	return pa.Parent == pb.Parent && alike(pa, pb)
+}
+
 // containsAll reports whether every word of want is in have.
 func containsAll(have, want []string) bool {
 	for _, w := range want {

@@ -1,12 +1,13 @@
 package semantic
 
 import (
-	"github.com/jinzhu/inflection"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/jinzhu/inflection"
 )
 
 // Parsed is what the heuristic ranker reads out of a description.

@@ -2,7 +2,6 @@ package semantic
 
 import (
 	"fmt"
-	"github.com/kljensen/snowball"
 	"math"
 	"regexp"
 	"runtime"
@@ -14,6 +13,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/kljensen/snowball"
 )
 
 // Scores are sums of a text match (0..1, the dominant term), role agreement, intent fit and
@@ -275,6 +276,9 @@ func rank(s *Snapshot, q Query, p *Parsed) []Candidate {
 
 func rankScored(s *Snapshot, q Query, p *Parsed) []scored {
 	intent := intentOf(q, p)
+	if ruleOn("value_words_name_a_field") {
+		valueWordsNameAField(p, intent)
+	}
 	ps := prepare(s)
 	if ruleOn("words_in_context") {
 		wordsInContext(ps, p)
@@ -1933,6 +1937,11 @@ func stemRules(w string) string {
 	st, err := snowball.Stem(w, "english", false)
 	if err != nil {
 		return w
+	}
+	if len(w) > 7 && strings.HasSuffix(w, "ture") && strings.HasSuffix(st, "tur") {
+		// Porter2 keeps the noun's -ur: a long -ture noun is its verb ("departure" is
+		// "depart", as "departs" and "departing" are).
+		st = st[:len(st)-2]
 	}
 	return st
 }

@@ -84,6 +84,10 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 		// "the first lesson on Wednesday": an entry of a time grid, by its day's column.
 		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.6, why, "time_grid"), nil
 	}
+	if f, why, found := monthStep(s, prepare(s), q.Description, intentOf(q, p)); found && ruleOn("month_step") {
+		// "go to July" on a calendar that shows June: its next-month control.
+		return decide(s, sc, scored{Element: &s.Elements[f], eligible: true}, 0.5, why, "month_step"), nil
+	}
 	if n := ordinalOf(p, q); p.Item != "" && n != 0 {
 		// "the line total of the second item": the best match inside the Nth repeated container.
 		if top, of, found := itemField(s, p, intentOf(q, p), sc, n); found && ruleOn("item_field") {
@@ -110,6 +114,13 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 		// "the cheapest rate for the harbour view room": the least of the look-alikes.
 		if top, of, found := bySuperlative(s, ok, sup); found && ruleOn("superlative") {
 			return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("the %s of %d alike; %s", superlativeText[sup], of, top.Why), "superlative"), nil
+		}
+	}
+
+	if !hasOrd {
+		if top, why, found := neighbourInLine(s, p, q.Description, ok); found && ruleOn("neighbour") {
+			// "the stop after York": the look-alike next to the one the words after "after" name.
+			return decide(s, sc, top, 0.45+0.4*base(top.Score), why+"; "+top.Why, "neighbour"), nil
 		}
 	}
 

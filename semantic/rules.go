@@ -10,11 +10,11 @@ package semantic
 
 // decidingSteps are the steps that decide a resolution; "ordinal" (the Nth match in document
 // order) is the one without a switch, as an ordinal said must be counted somehow.
-var decidingSteps = []string{"page_step", "item_ordinal", "time_grid", "item_field",
-	"superlative", "ordinal", "near_tie_break", "content_over_chrome", "tie_break"}
+var decidingSteps = []string{"page_step", "item_ordinal", "time_grid", "month_step", "item_field",
+	"superlative", "neighbour", "ordinal", "near_tie_break", "content_over_chrome", "tie_break"}
 
 // scoringRules are the rules that adjust candidates' scores, and the typo reading.
-var scoringRules = []string{"typos", "words_in_context", "color_said", "initial_numbers",
+var scoringRules = []string{"typos", "value_words_name_a_field", "words_in_context", "color_said", "initial_numbers",
 	"relate", "look", "fresh_prior"}
 
 // switchedRules are every rule with a switch: the deciding steps but "ordinal", and the

@@ -3,6 +3,7 @@ package semantic
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -418,4 +419,83 @@ func monthOf(w string) int {
 		return 0
 	}
 	return strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", w[:3])/3 + 1
+}
+
+// monthTravel are the words of an instruction that only moves a calendar: "go to July",
+// "show me August 2025", "jump to the month of March".
+var monthTravel = map[string]bool{"go": true, "to": true, "show": true, "me": true, "switch": true, "jump": true,
+	"move": true, "skip": true, "navigate": true, "view": true, "see": true, "the": true, "month": true, "of": true,
+	"forward": true, "back": true, "ahead": true, "please": true, "calendar": true}
+
+// monthStep resolves "go to July" on a month calendar that shows another month and names
+// no July anywhere: the calendar's next-month control, or its previous-month one, whichever
+// way is shorter from the month its label shows ("June 2025"; a year said on both sides
+// settles it). The label is a short text of a month and perhaps a year, with a next and a
+// previous control beside it.
+func monthStep(s *Snapshot, ps []prepared, desc string, intent Intent) (int, string, bool) {
+	if intent != IntentClick && intent != IntentAny {
+		return -1, "", false
+	}
+	want, year := 0, 0
+	for _, w := range rawWords(desc) {
+		switch {
+		case monthOf(w) > 0 && want == 0:
+			want = monthOf(w)
+		case len(w) == 4 && strings.Trim(w, "0123456789") == "" && year == 0:
+			year, _ = strconv.Atoi(w)
+		case !monthTravel[w]:
+			return -1, "", false
+		}
+	}
+	if want == 0 || anyCarries(ps, stem(monthName(want))) {
+		return -1, "", false
+	}
+	for i := range ps {
+		e := &s.Elements[i]
+		if e.Interactive || !e.Visible || ps[i].descendants > 0 {
+			continue
+		}
+		f := rawWords(firstOf(e.Text, e.Name))
+		if len(f) == 0 || len(f) > 2 || monthOf(f[0]) == 0 || len(f) == 2 && (len(f[1]) != 4 || strings.Trim(f[1], "0123456789") != "") {
+			continue
+		}
+		shown, shownYear := monthOf(f[0]), 0
+		if len(f) == 2 {
+			shownYear, _ = strconv.Atoi(f[1])
+		}
+		d := (want - shown + 12) % 12
+		if year > 0 && shownYear > 0 {
+			d = (year*12 + want) - (shownYear*12 + shown)
+		} else if d > 6 {
+			d -= 12
+		}
+		if d == 0 {
+			continue
+		}
+		if c := stepControl(s, ps, i, d > 0); c >= 0 {
+			return c, fmt.Sprintf("the calendar shows %s: %s is that way", clip(firstOf(e.Text, e.Name), 20), monthName(want)), true
+		}
+	}
+	return -1, "", false
+}
+
+// monthName is month m's English name, lower case.
+func monthName(m int) string {
+	return [...]string{"january", "february", "march", "april", "may", "june", "july", "august",
+		"september", "october", "november", "december"}[m-1]
+}
+
+// stepControl returns the control within a few elements of a calendar's label l that steps
+// forward (next) or back (previous), or -1.
+func stepControl(s *Snapshot, ps []prepared, l int, forward bool) int {
+	ws := []string{"previou", "prev", "back", "earlier"}
+	if forward {
+		ws = []string{"next", "forward", "later"}
+	}
+	for k := max(0, l-4); k < min(len(ps), l+5); k++ {
+		if e := &s.Elements[k]; e.Interactive && e.Visible && e.Enabled && overlap(ws, ps[k].toks[0]) > 0 {
+			return k
+		}
+	}
+	return -1
 }

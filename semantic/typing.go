@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -153,4 +154,19 @@ func formAbbrStems() map[string]string {
 // year" asks a count, and the Annual mileage box is empty, with no digit to show).
 func typedKind(d float64, fits bool) (float64, bool) {
 	return max(d, 0), fits
+}
+
+// valueWordsNameAField turns the price role words of a description that types and says
+// nothing else ("enter the amount", "type the price") back into words: read, "the amount" is a
+// figure shown as text or in a cell; typed, it is the field labelled Amount, and a text or a
+// cell takes no typing. (With other words, "enter the estimated cost of the work", the role
+// finds the label that the field's value hands on to.)
+func valueWordsNameAField(p *Parsed, intent Intent) {
+	if intent != IntentType || len(p.RoleWords) == 0 || len(p.Words) > 0 || slices.ContainsFunc(p.RoleWords, func(w string) bool { return !priceRoleWords[w] }) {
+		return
+	}
+	p.Words = append(p.Words, p.RoleWords...)
+	p.Texts = append(p.Texts, p.RoleWords...)
+	p.Roles, p.RoleWords = nil, nil
+	p.WholeNoRole = p.Whole
 }
