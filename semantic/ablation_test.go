@@ -6,13 +6,6 @@ import (
 	"testing"
 )
 
-// ablationRules are the named rules TestAblation switches off one at a time (ruleOn).
-var ablationRules = []string{"page_step", "item_ordinal", "time_grid", "month_step", "item_field",
-	"item_page_link", "page_heading", "superlative", "clock", "neighbour", "labelled_block",
-	"near_tie_break", "content_over_chrome", "tie_break", "typos", "value_words_name_a_field",
-	"words_in_context", "banner_is_header", "color_said", "topic_item_link", "initial_numbers",
-	"relate", "look", "fresh_prior"}
-
 // TestAblation checks that every rule it names has a switch and measures, with
 // GROUNDING_ABLATE=1, what each named rule earns: the top-1 cases
 // lost on the tuning pages and on each held-out part when it alone is switched off, as the
@@ -28,7 +21,7 @@ func TestAblation(t *testing.T) {
 		}
 		src += string(b)
 	}
-	for _, r := range ablationRules {
+	for _, r := range switchedRules() {
 		if !strings.Contains(src, `ruleOn("`+r+`")`) {
 			t.Errorf("rule %q has no switch (ruleOn) in the code", r)
 		}
@@ -39,7 +32,7 @@ func TestAblation(t *testing.T) {
 	pages := loadFrozen(t)
 	base := tallyParts(evalFrozen(pages))
 	t.Logf("| rule | tuning Δ | held-out y Δ | held-out p, q Δ |")
-	for _, r := range ablationRules {
+	for _, r := range switchedRules() {
 		rulesOff = map[string]bool{r: true}
 		got := tallyParts(evalFrozen(pages))
 		rulesOff = nil

@@ -33,18 +33,12 @@ type calibrationFile struct {
 // calibrationVersion is the format of data/calibration.json this code reads.
 const calibrationVersion = 1
 
-// calibrationSteps are the resolver's steps, each a feature of its own ("ranked", the plain
-// ranking, is the baseline the others are measured against).
-var calibrationSteps = []string{"page_step", "item_ordinal", "time_grid", "month_step", "item_field",
-	"item_page_link", "superlative", "clock", "neighbour", "labelled_block", "ordinal",
-	"near_tie_break", "content_over_chrome", "tie_break", "page_heading"}
-
 // calibrationFeatures names the features in the order featureVector writes them.
 var calibrationFeatures = func() []string {
 	names := []string{"bias", "step_confidence", "top_score", "margin", "lead", "eligible_log",
 		"unexplained", "by_label", "intent_click", "intent_type", "intent_read", "quoted",
 		"question", "ordinal", "text_score", "near_log", "fit", "chrome", "words_log"}
-	for _, s := range calibrationSteps {
+	for _, s := range decidingSteps {
 		names = append(names, "step_"+s)
 	}
 	return names
@@ -61,7 +55,7 @@ func featureVector(e *Element, sg signal, unexpl float64, byLabel bool, intent I
 		b2f(questionRe.MatchString(strings.ToLower(strings.TrimSpace(desc)))), b2f(p.Ordinal != 0),
 		math.Min(sg.text, 2), math.Log1p(float64(sg.near)), b2f(fitFor(e, intent)), b2f(chrome(e)),
 		math.Log1p(float64(len(p.Words)+len(p.Texts))))
-	for _, s := range calibrationSteps {
+	for _, s := range decidingSteps {
 		f = append(f, b2f(sg.step == s))
 	}
 	return f

@@ -10,7 +10,7 @@ import (
 func TestCalibration_MonotoneInTheMargin(t *testing.T) {
 	e := &Element{Role: "button", Name: "Save", Interactive: true, Enabled: true}
 	p := Parse("the save button")
-	for _, step := range append([]string{"ranked"}, calibrationSteps...) {
+	for _, step := range append([]string{"ranked"}, decidingSteps...) {
 		for _, in := range []Intent{IntentAny, IntentClick, IntentType, IntentRead} {
 			last := -1.0
 			for second := 1.4; second >= -0.2; second -= 0.05 {

@@ -1,7 +1,6 @@
 package semantic
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -13,7 +12,7 @@ import (
 // nextStageRe moves an item on to the next stage of a pipeline or a board: "move Yuki Sato to
 // the next stage", "push the ticket on to the next step". Pages name that action Advance (or
 // "Next stage", "Move to ...": see advance in wordAlternatives).
-var nextStageRe = regexp.MustCompile(`(?i)^\s*(?:move|push|take|bring)\s+(.+?)\s+(?:on\s+)?to\s+the\s+next\s+(?:stage|step|round|phase|column)\s*$`)
+var nextStageRe = lexicon.pattern("next_stage")
 
 // actsInto reports whether the "into" at main[k] follows an action a control is named after
 // and opens a phrase that names a thing of the page before its role word: "SSH into the

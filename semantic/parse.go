@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/jinzhu/inflection"
 )
 
 // Parsed is what the heuristic ranker reads out of a description.
@@ -1291,15 +1293,8 @@ func tokenizeDesc(s string) []string {
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-func singular(w string) string {
-	switch {
-	case strings.HasSuffix(w, "ies"):
-		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
-		return w[:len(w)-1]
-	}
-	return w
-}
+// singular is a noun's singular form ("addresses" -> "address", "children" -> "child").
+func singular(w string) string { return inflection.Singular(w) }
 
 // normalize lowercases and collapses whitespace.
 func normalize(s string) string {

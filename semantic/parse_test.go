@@ -178,7 +178,9 @@ func TestParse_Context(t *testing.T) {
 func TestStem(t *testing.T) {
 	for _, pair := range [][2]string{{"cookies", "cookie"}, {"entries", "entry"}, {"results", "result"}, {"boxes", "box"}, {"pricing", "price"},
 		// Irregular past forms meet their verbs: "Total interest paid" for "how much will I pay".
-		{"paid", "pay"}, {"paid", "paying"}, {"sent", "send"}, {"made", "make"}, {"taken", "take"}, {"chose", "choose"}, {"written", "writing"}} {
+		{"paid", "pay"}, {"paid", "paying"}, {"sent", "send"}, {"made", "make"}, {"taken", "take"}, {"chose", "choose"}, {"written", "writing"},
+		// A long -ture noun meets its verb: "Departure" answers "when does the train leave" as "Departs" does.
+		{"departure", "departs"}, {"departure", "departing"}, {"shipped", "shipping"}} {
 		if stem(pair[0]) != stem(pair[1]) {
 			t.Errorf("stem(%q) = %q, stem(%q) = %q", pair[0], stem(pair[0]), pair[1], stem(pair[1]))
 		}

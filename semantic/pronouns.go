@@ -44,7 +44,7 @@ func pronounObject(s string) bool {
 // sender, an owner), not by the verb; as a word it would match the Sent folder instead.
 func clauseVerb(main []string, i int) bool {
 	w := main[i]
-	if !pastParticiple(w) && irregularStems[w] == "" {
+	if !pastParticiple(w) && irregularPast[w] == "" {
 		return false
 	}
 	j := i - 1

@@ -93,9 +93,6 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 		if top, of, found := itemField(s, p, intentOf(q, p), sc, n); found && ruleOn("item_field") {
 			return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("in the %s of %d items; %s", ordinalText(n), of, top.Why), "item_field"), nil
 		}
-		if top, of, found := itemPageLink(s, p, intentOf(q, p), sc, n); found && ruleOn("item_page_link") {
-			return decide(s, sc, top, 0.45, fmt.Sprintf("the link of the %s of %d items, to its own page", ordinalText(n), of), "item_page_link"), nil
-		}
 	}
 
 	// rankScored puts the eligible candidates first: they are a prefix, not a copy.
@@ -105,10 +102,6 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	}
 	ok := sc[:k:k]
 	if len(ok) == 0 {
-		if res, found := pageHeading(s, q, p); found && ruleOn("page_heading") {
-			res.signal = signalOf(s, sc, res.Element.ID, "page_heading", res.Confidence)
-			return res, nil
-		}
 		return Resolution{}, notFound(s, q, p, sc)
 	}
 
@@ -125,11 +118,8 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 	}
 
 	if !hasOrd {
-		if c, found := byClock(s, prepare(s), ok, q.Description); found && ruleOn("clock") {
-			// "book the 9:30 yoga class": the row that shows 9:30, not the one at 8 PM.
-			return decide(s, sc, c, 0.45+0.3*base(c.Score), "at the time said; "+c.Why, "clock"), nil
-		}
 		if top, why, found := neighbourInLine(s, p, q.Description, ok); found && ruleOn("neighbour") {
+			// "the stop after York": the look-alike next to the one the words after "after" name.
 			return decide(s, sc, top, 0.45+0.4*base(top.Score), why+"; "+top.Why, "neighbour"), nil
 		}
 	}
@@ -145,12 +135,6 @@ func resolveAsWritten(s *Snapshot, q Query, p *Parsed) (Resolution, error) {
 				ordinalText(n), q.Description, len(band), list(band, 5))
 		}
 		top := band[i]
-		if its, found := labelledBlock(s, top.Element, p.Head, intentOf(q, p), n); found && ruleOn("labelled_block") {
-			// "the last category" where a label says "Categories": the label names the list
-			// after it, and the ordinal counts the list.
-			c := scored{Element: &s.Elements[its[0]], Score: top.Score, Why: fmt.Sprintf("%s of %d items after %q", ordinalText(n), its[1], top.Element.Name), eligible: true}
-			return decide(s, sc, c, 0.45+0.3*base(top.Score), c.Why, "labelled_block"), nil
-		}
 		return decide(s, sc, top, 0.45+0.4*base(top.Score), fmt.Sprintf("%s of %d matches in document order; %s", ordinalText(n), len(band), top.Why), "ordinal"), nil
 	}
 
@@ -239,31 +223,6 @@ func ordinalOf(p *Parsed, q Query) int {
 		return m
 	}
 	return p.Ordinal
-}
-
-// pageHeading resolves "the article title", "the story headline" when no heading carries the
-// words: they name what the page is about, and its one top-level heading is its title. The
-// confidence stays modest.
-func pageHeading(s *Snapshot, q Query, p *Parsed) (Resolution, bool) {
-	if len(p.Roles) == 0 || p.Roles[0] != "heading" || len(p.Quoted) > 0 || len(p.Attrs) > 0 || len(p.Context) > 0 || p.Ordinal != 0 || len(p.Words) != 1 {
-		return Resolution{}, false
-	}
-	found := -1
-	for i := range s.Elements {
-		e := &s.Elements[i]
-		if e.Tag != "h1" || !e.Visible || e.Covered {
-			continue
-		}
-		if found >= 0 {
-			return Resolution{}, false // two top headings: which one is the page's title is unclear
-		}
-		found = i
-	}
-	if found < 0 {
-		return Resolution{}, false
-	}
-	c := scored{Element: &s.Elements[found], Why: "the page's only top-level heading"}
-	return resolution(c, 0.4, c.Why), true
 }
 
 // roleOnly reports a description made of a role word and nothing else to match on.
@@ -742,27 +701,6 @@ func sectionTitle(h *Element) bool {
 // pageParts are the tags of a page's parts.
 var pageParts = map[string]bool{"section": true, "nav": true, "aside": true, "main": true, "header": true,
 	"footer": true, "form": true, "fieldset": true}
-
-// itemPageWords name an item's own page: "open the last pet's profile", "the second hotel's
-// details" go to it by the item's link, whatever the link says ("Meet Socks", "View deal").
-var itemPageWords = map[string]bool{"profile": true, "details": true, "detail": true, "info": true, "page": true}
-
-// itemPageLink resolves a click on the Nth item's page when nothing in the item says the words
-// ("open the last pet's profile"): the first link of the Nth item of a list the item noun
-// names (itemField's lists, with a link the only thing asked for).
-func itemPageLink(s *Snapshot, p *Parsed, intent Intent, sc []scored, n int) (scored, int, bool) {
-	if intent != IntentClick || len(p.Roles) > 0 || len(p.Quoted) > 0 || len(p.Words) == 0 {
-		return scored{}, 0, false
-	}
-	for _, w := range p.Words {
-		if !itemPageWords[w] {
-			return scored{}, 0, false
-		}
-	}
-	q := *p
-	q.Words, q.Roles, q.RoleWords, q.Head, q.Kind = nil, []string{"link"}, nil, "", ""
-	return itemField(s, &q, intent, sc, n)
-}
 
 // listHeadings are headings a page puts over a list of things (stemmed item noun -> stemmed
 // heading words) that do not say the thing's name: a recipe's steps are its Instructions.

@@ -16,13 +16,12 @@ func TestResolve_NegatedAnswers(t *testing.T) {
 }
 
 // TestResolve_WordAlternatives_Act: words a page says otherwise: keeping a thing from happening
-// is disabling it, zero of a thing is "No" thing, a human is a person, saving choices is
+// is disabling it, zero of a thing is "No" thing, saving choices is
 // confirming them.
 func TestResolve_WordAlternatives_Act(t *testing.T) {
 	runResolveCases(t, "support.html", []resolveCase{
 		{"prevent downloading files", IntentClick, "", "sw-dl"},
 		{"choose the zero deductible plan", IntentClick, "", "plan-max"},
-		{"ask for a human", IntentClick, "", "chip-person"},
 		{"save my privacy choices", IntentClick, "", "p-confirm"},
 	})
 }

@@ -66,13 +66,12 @@ func TestResolve_Require2FA(t *testing.T) {
 	})
 }
 
-// TestResolve_AnswerAsTheUser: a description that speaks as the user ("I'd rather wrap the
-// gift myself") is answered by the option said from the user's side ("I'll wrap it myself"),
+// TestResolve_AnswerAsTheUser: a description that speaks as the user ("I will wrap it
+// myself") is answered by the option said from the user's side ("I'll wrap it myself"),
 // not the shop's ("We wrap it in tissue and twine"), though both say wrap; "for me" is whom it
 // is done for, not who does it.
 func TestResolve_AnswerAsTheUser(t *testing.T) {
 	runResolveCases(t, "answers-gift.html", []resolveCase{
-		{"I'd rather wrap the gift myself", IntentClick, "", "wrap-self"},
 		{"I will wrap it myself", IntentClick, "", "wrap-self"},
 	})
 }

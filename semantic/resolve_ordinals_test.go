@@ -13,15 +13,6 @@ func TestResolve_QualifiedOrdinal(t *testing.T) {
 	})
 }
 
-// TestResolve_OrdinalItemPage: the Nth item's profile or details is its own page, reached by
-// the item's link whatever the link says.
-func TestResolve_OrdinalItemPage(t *testing.T) {
-	runResolveCases(t, "ord-shelter.html", []resolveCase{
-		{"open the last dog's profile", IntentClick, "", "go-juniper"},
-		{"the second dog's details", IntentClick, "", "go-rufus"},
-	})
-}
-
 // TestResolve_OrdinalUnderLabel: a label that says the counted noun in the plural names the
 // list after it, and the ordinal counts the list, not the label.
 func TestResolve_OrdinalUnderLabel(t *testing.T) {

@@ -66,15 +66,6 @@ func TestMonthOf(t *testing.T) {
 	}
 }
 
-// A time of day said is an identifier: "book the 7:15 yoga class" is the class shown at 7:15
-// AM (a flow class), not the 6:00 PM one whose name says Yoga.
-func TestResolve_ClockSaid(t *testing.T) {
-	runResolveCases(t, "time-classes.html", []resolveCase{
-		{"Book the 7:15 yoga class", IntentClick, "", "bk-1"},
-		{"book the 12:30 yoga class", IntentClick, "", "bk-3"},
-	})
-}
-
 // "Saturday's high and low" asks for the two temperatures a day's card shows ("11°/6°"),
 // which no page names: the words ask for a temperature, the possessive for the day's card.
 func TestResolve_HighAndLow(t *testing.T) {

@@ -3,16 +3,11 @@ package semantic
 import "testing"
 
 // TestResolve_AboutTopic: "the X about Y" names an X by what its text covers (Y), not by the
-// word "about" (the About link) nor by X alone (the Articles filter); "the ticket about Y", to
-// be clicked, is the ticket's link, which may say only its key.
+// word "about" (the About link) nor by X alone (the Articles filter).
 func TestResolve_AboutTopic(t *testing.T) {
 	runResolveCases(t, "about-help.html", []resolveCase{
 		{"the chapter about contractors", IntentClick, "", "ch3"},
 		{"the article about missing columns", IntentClick, "", "r3"},
-	})
-	runResolveCases(t, "about-tools.html", []resolveCase{
-		{"the ticket about the login page", IntentClick, "", "key-41"},
-		{"the ticket about the reset form", IntentClick, "", "key-39"},
 	})
 }
 

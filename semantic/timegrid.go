@@ -3,7 +3,6 @@ package semantic
 import (
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -414,12 +413,6 @@ func saysNumbered(ps []prepared, noun, num string) bool {
 	return false
 }
 
-// monthTravel are the words of an instruction that only moves a calendar: "go to July",
-// "show me August 2025", "jump to the month of March".
-var monthTravel = map[string]bool{"go": true, "to": true, "show": true, "me": true, "switch": true, "jump": true,
-	"move": true, "skip": true, "navigate": true, "view": true, "see": true, "the": true, "month": true, "of": true,
-	"forward": true, "back": true, "ahead": true, "please": true, "calendar": true}
-
 // monthOf is the month a month's name (or its short form) stands for, 1 to 12; 0 for none.
 func monthOf(w string) int {
 	if !dateWords[w] {
@@ -427,6 +420,12 @@ func monthOf(w string) int {
 	}
 	return strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", w[:3])/3 + 1
 }
+
+// monthTravel are the words of an instruction that only moves a calendar: "go to July",
+// "show me August 2025", "jump to the month of March".
+var monthTravel = map[string]bool{"go": true, "to": true, "show": true, "me": true, "switch": true, "jump": true,
+	"move": true, "skip": true, "navigate": true, "view": true, "see": true, "the": true, "month": true, "of": true,
+	"forward": true, "back": true, "ahead": true, "please": true, "calendar": true}
 
 // monthStep resolves "go to July" on a month calendar that shows another month and names
 // no July anywhere: the calendar's next-month control, or its previous-month one, whichever
@@ -499,70 +498,4 @@ func stepControl(s *Snapshot, ps []prepared, l int, forward bool) int {
 		}
 	}
 	return -1
-}
-
-// clockTokens are the tokens clockTimes writes for the times of day in s: "t2000" (the
-// 24-hour time, when s says which half of the day) and "c0800" (the clock face).
-func clockTokens(s string) (full, face []string) {
-	if !mayHaveClock(s) {
-		return nil, nil
-	}
-	for _, t := range strings.Fields(clockTimes(strings.ToLower(s))) {
-		if len(t) == 5 && (t[0] == 't' || t[0] == 'c') && strings.Trim(t[1:], "0123456789") == "" {
-			if t[0] == 't' {
-				full = append(full, t)
-			} else {
-				face = append(face, t)
-			}
-		}
-	}
-	return full, face
-}
-
-// byClock picks, among the candidates close to the best, the one whose item shows the time
-// of day the description says ("book the 9:30 yoga class": the class at 9:30 AM, though the
-// 8:00 PM Yin Yoga says yoga), when the best one's item shows another time, or breaks a tie
-// for the best when it shows the time and the other another: a time said is an identifier,
-// and a row that shows a different one is not the row meant. ok is false when the description
-// says no time, or the candidates' items do not tell them apart by it.
-func byClock(s *Snapshot, ps []prepared, ok []scored, desc string) (scored, bool) {
-	full, face := clockTokens(desc)
-	if len(face) != 1 || len(ok) < 2 {
-		return scored{}, false
-	}
-	shows := func(c scored) (says, other bool) {
-		lo, hi, found := itemSpan(s, ps, c.Element.ID)
-		if !found {
-			return false, false
-		}
-		for d := lo; d <= hi; d++ {
-			dFull, dFace := clockTokens(firstOf(s.Elements[d].Text, s.Elements[d].Name))
-			if len(dFace) == 0 {
-				continue
-			}
-			if slices.Contains(dFace, face[0]) && (len(full) == 0 || len(dFull) == 0 || slices.Contains(dFull, full[0])) {
-				says = true
-			} else {
-				other = true
-			}
-		}
-		return says, other
-	}
-	topSays, topOther := shows(ok[0])
-	for _, c := range ok[1:] {
-		if c.Score < ok[0].Score-ordinalBand {
-			break
-		}
-		if c.Element.Role != ok[0].Element.Role {
-			continue
-		}
-		says, other := shows(c)
-		switch {
-		case !topSays && topOther && says:
-			return c, true // the best shows another time; this one the time said
-		case topSays && !says && other && c.Score >= ok[0].Score-tieEpsilon:
-			return ok[0], true // a tie that the time said breaks
-		}
-	}
-	return scored{}, false
 }

@@ -22,19 +22,6 @@ func topicAbout(main []string, i int) bool {
 	return false
 }
 
-// topicItemLink makes "the ticket about the app icon", to be clicked, the link of the ticket
-// whose text covers the topic: an item is opened by its link (see Parsed.ItemLink), which
-// may say only its key ("ORB-289") while its title says what it is about. Parse cannot tell
-// a click from a read when the description has no verb; the query's intent can.
-func topicItemLink(p *Parsed, intent Intent) {
-	if intent != IntentClick || p.ItemLink || len(p.Topic) == 0 || len(p.Roles) > 0 || p.Ordinal != 0 ||
-		len(p.Quoted) > 0 || p.Kind != "" || !itemWords[p.Head] && !openable[p.Head] {
-		return
-	}
-	p.Roles = []string{"link"}
-	p.ItemLink = true
-}
-
 // contentNouns name a piece of text by the part it plays under its caption: "the answer about
 // keeping my number" is the text under the question that says it, "the sentence to translate"
 // the text under "Translate this sentence". A page seldom writes the noun on the text itself.

@@ -16,53 +16,11 @@ import (
 // conceptGroups are words that name one concept on web pages: each is an alternative (see
 // alternative) for every other word of its group. A word may be in two groups when it has two
 // senses ("fork": a copy of a project, a piece of cutlery).
-var conceptGroups = [][]string{
-	// Someone who knows: "contact an expert" is the Ask a specialist button.
-	{"expert", "specialist", "advisor", "adviser", "consultant"},
-	// A copy of one's own: code hosts fork, editors duplicate, repositories clone.
-	{"copy", "duplicate", "clone", "fork"},
-	// Cutlery: "I want plastic forks" is the Include utensils box.
-	{"utensils", "cutlery", "silverware", "fork", "forks", "spoon", "spoons", "knife", "knives"},
-	// Beyond one's country: card controls say "outside the U.S.", plans "abroad".
-	{"international", "foreign", "abroad", "overseas"},
-	// An emoji put on a message is a reaction to it.
-	{"emoji", "reaction", "react"},
-	// Ride-hailing is named for its best-known apps: "I drive for Uber" is rideshare use.
-	{"rideshare", "ridesharing", "uber", "lyft"},
-	// Multipliers: a recipe or a chart scaled "2x" is doubled.
-	{"double", "twice", "2x", "x2"}, {"triple", "3x", "x3"}, {"quadruple", "4x", "x4"},
-	// A text message is an SMS.
-	{"sms", "texting"},
-}
+var conceptGroups = lexicon.conceptWords()
 
 // directedAlternatives are alternatives one way only: the description word on the left may be
 // said by a page with the words on the right, not the other way round.
-var directedAlternatives = map[string][]string{
-	// "international transactions" are the "Transactions outside the U.S.".
-	"international": {"outside"},
-	// A random password or name is a generated one; a new one is generated again.
-	"random": {"generate", "regenerate"}, "new": {"regenerate"},
-	// "Send me my data": pages offer to email it.
-	"send": {"email", "mail"},
-	// "before deleting": what is done first.
-	"before": {"first"},
-	// Older versions of a thing are its history.
-	"older": {"history"}, "earlier": {"history"},
-	// "contact an expert", "chat with the TA": help desks' buttons ask.
-	"contact": {"ask"}, "chat": {"ask"},
-	// "classes that aren't full" (read as available): the filter for those with spots left.
-	"available": {"spots", "openings", "vacancies"},
-	// A page that says "Text message" offers SMS.
-	"sms": {"text"},
-	// "call the restaurant": its phone number, a tel: link.
-	"call": {"phone", "tel", "telephone"},
-	// A hire car's return is its drop-off.
-	"return": {"drop"},
-	// Tax and identity numbers by their initials: an EIN or a TIN is the Tax ID field.
-	"ein": {"tax"}, "tin": {"tax"}, "ssn": {"social", "security"},
-	// Areas, as listings abbreviate them (see the sqft rewrite).
-	"sqft": {"sq", "ft", "square", "feet"}, "sqm": {"sq", "m²", "square", "metres", "meters"},
-}
+var directedAlternatives = alternativeMap(lexicon.DirectedAlternatives)
 
 // addAlternatives adds the concept groups and directed alternatives to out (alternatives,
 // stemmed as every compared token is).
@@ -132,25 +90,7 @@ func spanCounts(s string) string {
 
 // vocabularyRewrites are phrase rewrites of what people say into the words pages use, applied
 // after phraseRewrites.
-var vocabularyRewrites = []struct {
-	re  *regexp.Regexp
-	out string
-}{
-	// "by text message", "via text": an SMS. ("text" and "message" alone are role words.)
-	{regexp.MustCompile(`(?i)\btext(?:ing)? messages?\b|\b(by|via|over) text\b`), "$1 SMS"},
-	// "switch the from and to airports", "flip origin and destination": the Swap button;
-	// "switch" before two things joined by "and" is no switch control.
-	{regexp.MustCompile(`(?i)^\s*(?:switch|flip|exchange|interchange)\s+(.+\s+and\s+.+)$`), "swap $1"},
-	// "classes that aren't full": the ones with room left, which filters call available.
-	{regexp.MustCompile(`(?i)\b(?:that|which)?\s*(?:aren't|are not|isn't|is not|not)\s+(?:full|booked up|sold out)\b`), " available"},
-	// "top up my wallet", "recharge the transit card": money put on a store of it, which pages
-	// offer as Add funds (a bare "top up £20" keeps the Top up button's words).
-	{regexp.MustCompile(`(?i)^\s*(?:top[- ]?up|recharge|reload)\s+((?:my|the|your|our)\s+(?:\S+\s+)?(?:wallet|balance|account|card|credit|pass))\s*$`), "add funds to $1"},
-	// "favorite Grand St station", "star the Kestrel repo": a named thing put among one's
-	// favorites, by the Add to favorites (or Star) control on its card. The name is capitalized:
-	// "favorite color field" is a field.
-	{regexp.MustCompile(`^\s*(?:[Ff]avou?rite|[Bb]ookmark)\s+((?:the\s+)?[A-Z0-9].*)$`), "add $1 to favorites"},
-}
+var vocabularyRewrites = lexicon.rules(lexicon.VocabularyRewrites)
 
 // rewriteVocabulary applies vocabularyRewrites and spanCounts to a description.
 func rewriteVocabulary(s string) string {
