@@ -18,7 +18,7 @@ func TestScreencast_FramesBoundedInRateAndSize(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Chrome; skipped with -short")
 	}
-	page := browsertest.Page(t, browsertest.Serve(t, "../testdata/site")+"/ticker.html")
+	page := browsertest.Page(t, browsertest.Serve(t, "testdata")+"/ticker.html")
 	for _, tc := range []struct {
 		name     string
 		opt      browser.ScreencastOptions
@@ -73,7 +73,7 @@ func TestScreencast_FramesBoundedInRateAndSize(t *testing.T) {
 // bounds (1280×800 box, JPEG quality 60), paced only by Chrome (MinInterval 1 ms): the time
 // Chrome takes per frame and the bytes a viewer receives per frame.
 func BenchmarkScreencast_Frame(b *testing.B) {
-	page := browsertest.Page(b, browsertest.Serve(b, "../testdata/site")+"/ticker.html")
+	page := browsertest.Page(b, browsertest.Serve(b, "testdata")+"/ticker.html")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	frames, size, width := 0, 0, 0

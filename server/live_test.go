@@ -52,7 +52,7 @@ func TestRunLive_SharedScreencastUntilTheRunEnds(t *testing.T) {
 	f := newFixture(t)
 	withBrowsers(t, f)
 	base := f.listen(t)
-	site := browsertest.Serve(t, "../testdata/site")
+	site := browsertest.Serve(t, "testdata")
 
 	r := f.do(t, "POST", "/agents?wait=false", agent(f.key, "watch me",
 		`{"type":"open tab","target":"`+site+`/ticker.html"}`, `{"type":"delay","time":2.5}`), "")
@@ -169,7 +169,7 @@ func TestRunLive_FollowsANewTab(t *testing.T) {
 	f := newFixture(t)
 	withBrowsers(t, f)
 	base := f.listen(t)
-	site := browsertest.Serve(t, "../testdata/site")
+	site := browsertest.Serve(t, "testdata")
 	r := f.do(t, "POST", "/agents?wait=false", agent(f.key, "two tabs",
 		`{"type":"open tab","target":"`+site+`/ticker.html"}`, `{"type":"delay","time":1.5}`,
 		`{"type":"open tab","target":"`+site+`/red.html"}`, `{"type":"delay","time":1.5}`), "")
