@@ -45,13 +45,9 @@ deps:
 	  fi; \
 	fi
 
-# The longest packages are named first: go test starts them in the order given, so the semantic
-# package (about 10 minutes of Chrome) runs beside all the others instead of after most of them.
-TEST_PACKAGES = ./semantic/ . ./scripts/nodes/ ./...
-
 test: deps
 	$(GO) vet ./...
-	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) $(TEST_PACKAGES)
+	$(GO) test -count=1 -p 2 -timeout $(TEST_TIMEOUT) ./...
 
 # test-short skips the browser tests for a quick loop.
 test-short:
