@@ -15,8 +15,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -96,26 +94,8 @@ func (e *e2e) worker(t *testing.T, natsURL, name string, args ...string) *rodeoS
 }
 
 func TestE2ENATS(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tests start Chrome; skipped with -short")
-	}
-	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("RODEO_CHROME") == "" {
-		t.Fatal("no chromium on PATH: `make test` installs it (apt-get install chromium), or set RODEO_CHROME")
-	}
+	e := newE2E(t)
 	natsURL := startNATS(t)
-	e := &e2e{root: t.TempDir()}
-	e.bin = filepath.Join(e.root, "rodeo")
-	if out, err := exec.Command("go", "build", "-o", e.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	site := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
-	t.Cleanup(site.Close)
-	e.site = site.URL
-	t.Cleanup(func() {
-		if pids := reap(e.root, 5*time.Second); len(pids) > 0 {
-			t.Errorf("processes outlived the test and were killed: %v", pids)
-		}
-	})
 	data := filepath.Join(e.root, "data-nats")
 	flags := []string{"--nats-url", natsURL, "--nats-name", "api", "--browsers", "0", "--nats-ack-wait", "5s", "--schedule-min-every", "1s"}
 	s := e.serve(t, data, flags...)

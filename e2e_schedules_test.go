@@ -7,10 +7,6 @@ package main
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,25 +17,7 @@ import (
 )
 
 func TestE2ESchedules(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tests start Chrome; skipped with -short")
-	}
-	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("RODEO_CHROME") == "" {
-		t.Fatal("no chromium on PATH: `make test` installs it (apt-get install chromium), or set RODEO_CHROME")
-	}
-	e := &e2e{root: t.TempDir()}
-	e.bin = filepath.Join(e.root, "rodeo")
-	if out, err := exec.Command("go", "build", "-o", e.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	site := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
-	t.Cleanup(site.Close)
-	e.site = site.URL
-	t.Cleanup(func() {
-		if pids := reap(e.root, 5*time.Second); len(pids) > 0 {
-			t.Errorf("processes outlived the test and were killed: %v", pids)
-		}
-	})
+	e := newE2E(t)
 	data := filepath.Join(e.root, "data-schedules")
 	flags := []string{"--contexts", "2", "--schedule-min-every", "1s"}
 	s := e.serve(t, data, flags...)

@@ -6,10 +6,6 @@ package main
 // server holds the file and shrinks it once it is stopped. It reuses e2e_test.go's helpers.
 
 import (
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -18,25 +14,7 @@ import (
 )
 
 func TestE2EStorage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tests start Chrome; skipped with -short")
-	}
-	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("RODEO_CHROME") == "" {
-		t.Fatal("no chromium on PATH: `make test` installs it (apt-get install chromium), or set RODEO_CHROME")
-	}
-	e := &e2e{root: t.TempDir()}
-	e.bin = filepath.Join(e.root, "rodeo")
-	if out, err := exec.Command("go", "build", "-o", e.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	site := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
-	t.Cleanup(site.Close)
-	e.site = site.URL
-	t.Cleanup(func() {
-		if pids := reap(e.root, 5*time.Second); len(pids) > 0 {
-			t.Errorf("processes outlived the test and were killed: %v", pids)
-		}
-	})
+	e := newE2E(t)
 	data := filepath.Join(e.root, "data-storage")
 	// Runs live 20 s from their creation here: long enough to run and read them back on a loaded
 	// machine, short enough to watch them go.

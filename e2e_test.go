@@ -41,21 +41,52 @@ type e2e struct {
 	seq  int
 }
 
-func TestE2E(t *testing.T) {
+// builtRodeo is the rodeo binary built once for every end-to-end test of this run, in
+// builtDir (removed by TestMain); each test runs its own hard link of it inside its root, so
+// the processes a test starts still name that root and reap finds them.
+var (
+	buildOnce  sync.Once
+	builtDir   string
+	builtRodeo string
+	buildErr   error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtDir != "" {
+		os.RemoveAll(builtDir)
+	}
+	os.Exit(code)
+}
+
+// newE2E is what every end-to-end test starts from: Chrome present, the rodeo binary in the
+// test's own root, the testdata/site server, and a last cleanup that kills whatever the test
+// started and left running.
+func newE2E(t *testing.T) *e2e {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end tests start Chrome; skipped with -short")
 	}
 	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("RODEO_CHROME") == "" {
 		t.Fatal("no chromium on PATH: `make test` installs it (apt-get install chromium), or set RODEO_CHROME")
 	}
+	buildOnce.Do(func() {
+		if builtDir, buildErr = os.MkdirTemp("", "rodeo-e2e-"); buildErr != nil {
+			return
+		}
+		builtRodeo = filepath.Join(builtDir, "rodeo")
+		if out, err := exec.Command("go", "build", "-o", builtRodeo, ".").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
 	e := &e2e{root: t.TempDir()}
 	e.bin = filepath.Join(e.root, "rodeo")
-	start := time.Now()
-	build := exec.Command("go", "build", "-o", e.bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	if err := os.Link(builtRodeo, e.bin); err != nil {
+		t.Fatalf("link the rodeo binary: %v", err)
 	}
-	t.Logf("built rodeo in %s", time.Since(start).Round(time.Millisecond))
 	site := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
 	t.Cleanup(site.Close)
 	e.site = site.URL
@@ -65,6 +96,11 @@ func TestE2E(t *testing.T) {
 			t.Errorf("processes outlived the test and were killed: %v", pids)
 		}
 	})
+	return e
+}
+
+func TestE2E(t *testing.T) {
+	e := newE2E(t)
 
 	main := e.serve(t, filepath.Join(e.root, "data-main"), "--contexts", "2", "--lease-timeout", "500ms")
 	if !strings.HasPrefix(main.key, "rk_") {

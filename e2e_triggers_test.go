@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -20,25 +19,7 @@ import (
 )
 
 func TestE2ETriggers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end tests start Chrome; skipped with -short")
-	}
-	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("RODEO_CHROME") == "" {
-		t.Fatal("no chromium on PATH: `make test` installs it (apt-get install chromium), or set RODEO_CHROME")
-	}
-	e := &e2e{root: t.TempDir()}
-	e.bin = filepath.Join(e.root, "rodeo")
-	if out, err := exec.Command("go", "build", "-o", e.bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	site := httptest.NewServer(http.FileServer(http.Dir("testdata/site")))
-	t.Cleanup(site.Close)
-	e.site = site.URL
-	t.Cleanup(func() {
-		if pids := reap(e.root, 5*time.Second); len(pids) > 0 {
-			t.Errorf("processes outlived the test and were killed: %v", pids)
-		}
-	})
+	e := newE2E(t)
 	// The server has model credentials in its environment (the model answers 400 at once, so
 	// nothing waits on it); code nodes must not see them.
 	model := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -88,15 +88,9 @@ func (db *DB) AddOutbox(m OutboxMessage, content ...[]byte) (OutboxMessage, erro
 func (db *DB) GetOutbox(account, id string) (OutboxMessage, error) {
 	var m OutboxMessage
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketOutbox).Bucket([]byte(account))
-		if b == nil || account == "" {
-			return notFound("outbox message", id)
-		}
-		data := b.Get([]byte(id))
-		if data == nil {
-			return notFound("outbox message", id)
-		}
-		return decodeRecord("outbox message", []byte(id), data, &m)
+		var err error
+		m, err = outboxMessage(tx, account, id)
+		return err
 	})
 	return m, err
 }
@@ -136,4 +130,18 @@ func (db *DB) ListOutbox(account string, limit int, before string) ([]OutboxMess
 		return nil, err
 	}
 	return list, nil
+}
+
+// outboxMessage reads message id of account's outbox in tx (ErrNotFound otherwise).
+func outboxMessage(tx *bolt.Tx, account, id string) (OutboxMessage, error) {
+	var m OutboxMessage
+	b := tx.Bucket(bucketOutbox).Bucket([]byte(account))
+	if b == nil || account == "" {
+		return m, notFound("outbox message", id)
+	}
+	data := b.Get([]byte(id))
+	if data == nil {
+		return m, notFound("outbox message", id)
+	}
+	return m, decodeRecord("outbox message", []byte(id), data, &m)
 }

@@ -105,17 +105,11 @@ func (db *DB) UndeliveredOutbox() ([]OutboxMessage, error) {
 func (db *DB) SetOutboxDelivery(account, id string, d OutboxDelivery) (OutboxMessage, error) {
 	var m OutboxMessage
 	err := db.bolt.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketOutbox).Bucket([]byte(account))
-		if b == nil || account == "" {
-			return notFound("outbox message", id)
-		}
-		data := b.Get([]byte(id))
-		if data == nil {
-			return notFound("outbox message", id)
-		}
-		if err := decodeRecord("outbox message", []byte(id), data, &m); err != nil {
+		var err error
+		if m, err = outboxMessage(tx, account, id); err != nil {
 			return err
 		}
+		b := tx.Bucket(bucketOutbox).Bucket([]byte(account))
 		m.Delivery = &d
 		raw, err := json.Marshal(m)
 		if err != nil {

@@ -19,14 +19,7 @@ func (db *DB) ScanRuns(account, before string, max int, fn func(RunRecord) (bool
 			return nil
 		}
 		c := idx.Cursor()
-		var k []byte
-		if before == "" {
-			k, _ = c.Last()
-		} else if k, _ = c.Seek([]byte(before)); k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
-		}
+		k := newestBefore(c, before)
 		for read := 0; k != nil; k, _ = c.Prev() {
 			if max > 0 && read == max {
 				more = true

@@ -162,14 +162,7 @@ func (db *DB) ListSheets(account string, limit int, before string) ([]Sheet, err
 			return nil
 		}
 		c := idx.Cursor()
-		var k []byte
-		if before == "" {
-			k, _ = c.Last()
-		} else if k, _ = c.Seek([]byte(before)); k == nil {
-			k, _ = c.Last()
-		} else {
-			k, _ = c.Prev()
-		}
+		k := newestBefore(c, before)
 		for ; k != nil && len(list) < limit; k, _ = c.Prev() {
 			s, err := getSheet(tx, account, string(k))
 			if err != nil {
@@ -276,4 +269,20 @@ func (db *DB) ReadRows(account, id string, offset, limit int) (Sheet, [][]string
 		return Sheet{}, nil, err
 	}
 	return s, rows, nil
+}
+
+// newestBefore places c, over keys that sort by creation, on the newest key older than the
+// cursor before ("" for the newest of all; before itself is excluded) and answers it, nil when
+// there is none: the start of a newest-first page.
+func newestBefore(c *bolt.Cursor, before string) []byte {
+	if before == "" {
+		k, _ := c.Last()
+		return k
+	}
+	if k, _ := c.Seek([]byte(before)); k == nil {
+		k, _ = c.Last()
+		return k
+	}
+	k, _ := c.Prev()
+	return k
 }
