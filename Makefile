@@ -75,8 +75,9 @@ docs:
 clean:
 	rm -rf bin
 
-# corpus freezes the grounding corpus's snapshots into testdata/grounding/frozen/ (run it after
-# changing a corpus page or semantic/snapshot.js; TestGroundingFrozenCurrent fails until then).
+# corpus freezes the grounding corpus's snapshots into testdata/grounding/frozen/, every page
+# loaded in Chrome (run it after changing a corpus page, its cases or semantic/snapshot.js;
+# TestGroundingFrozenDigests fails until then).
 corpus: deps
 	GROUNDING_FREEZE=1 $(GO) test -count=1 -run 'TestGroundingFrozenCurrent$$' ./semantic/
 

@@ -37,16 +37,57 @@ const calibrationVersion = 1
 var calibrationFeatures = func() []string {
 	names := []string{"bias", "step_confidence", "top_score", "margin", "lead", "eligible_log",
 		"unexplained", "by_label", "intent_click", "intent_type", "intent_read", "quoted",
-		"question", "ordinal", "text_score", "near_log", "fit", "chrome", "words_log"}
+		"question", "ordinal", "text_score", "near_log", "fit", "chrome", "words_log",
+		"whole_name", "whole_others_log", "match_given"}
 	for _, s := range decidingSteps {
 		names = append(names, "step_"+s)
 	}
 	return names
 }()
 
+// answerFacts are what calibration reads of the answer against the rest of the page: whether
+// it is named exactly what the description says, how many other elements are too, and whether
+// the query chose among equals itself (Query.Match).
+type answerFacts struct {
+	whole       bool
+	wholeOthers int
+	matchGiven  bool
+}
+
+// factsOf works out answerFacts for element id of s. An element named exactly what was asked
+// ("the volume" and a slider named Volume, "Card A" and a card that says it) is nearly always
+// the one meant when it is the only one; when several are, what decides is the choice among
+// them, which the query may have made itself ("the Item link", match 2).
+func factsOf(s *Snapshot, p *Parsed, q Query, id int) answerFacts {
+	af := answerFacts{matchGiven: q.Match != ""}
+	if p.Whole == "" {
+		return af
+	}
+	ps := prepare(s)
+	named := func(i int) bool {
+		for _, f := range containedFields {
+			v := strings.TrimRight(ps[i].norm[f], "?!.: ")
+			if v != "" && (v == p.Whole || v == p.WholeNoRole || p.Said != "" && v == p.Said) {
+				return true
+			}
+		}
+		return false
+	}
+	if id < 0 || id >= len(ps) || !named(id) {
+		return af
+	}
+	af.whole = true
+	for i := range ps {
+		if i != id && s.Elements[i].Visible && named(i) && !related(s, id, i) {
+			af.wholeOthers++
+		}
+	}
+	return af
+}
+
 // featureVector is what calibration reads of a heuristic resolution of the description p
 // parses, asked with intent.
-func featureVector(e *Element, sg signal, unexpl float64, byLabel bool, intent Intent, p *Parsed, desc string) []float64 {
+func featureVector(e *Element, sg signal, unexpl float64, byLabel bool, intent Intent, p *Parsed, desc string, af answerFacts) []float64 {
 	f := make([]float64, 0, len(calibrationFeatures))
 	f = append(f, 1, sg.stepConf, base(sg.top), clamp01((sg.top-sg.second)/0.2),
 		math.Max(-1, math.Min(2, sg.top-sg.second)), math.Log1p(float64(sg.eligible)), unexpl,
@@ -54,7 +95,8 @@ func featureVector(e *Element, sg signal, unexpl float64, byLabel bool, intent I
 		b2f(intent == IntentRead), b2f(len(p.Quoted) > 0),
 		b2f(questionRe.MatchString(strings.ToLower(strings.TrimSpace(desc)))), b2f(p.Ordinal != 0),
 		math.Min(sg.text, 2), math.Log1p(float64(sg.near)), b2f(fitFor(e, intent)), b2f(chrome(e)),
-		math.Log1p(float64(len(p.Words)+len(p.Texts))))
+		math.Log1p(float64(len(p.Words)+len(p.Texts))),
+		b2f(af.whole), math.Log1p(float64(af.wholeOthers)), b2f(af.matchGiven))
 	for _, s := range decidingSteps {
 		f = append(f, b2f(sg.step == s))
 	}
@@ -134,7 +176,7 @@ const maxConfidence = 0.99
 // when a word of the description was read as a typo (the corpus has too few of those to fit).
 func calibrate(s *Snapshot, q Query, p *Parsed, res *Resolution) {
 	res.signal.unexplained, res.signal.measured = unexplained(s, p, res.Element.ID), true
-	f := featureVector(&res.Element, res.signal, res.signal.unexplained, res.byLabel, intentOf(q, p), p, q.Description)
+	f := featureVector(&res.Element, res.signal, res.signal.unexplained, res.byLabel, intentOf(q, p), p, q.Description, factsOf(s, p, q, res.Element.ID))
 	c := math.Min(maxConfidence, calibration.probability(f))
 	if res.signal.typo {
 		c *= typoDiscount

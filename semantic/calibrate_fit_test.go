@@ -47,7 +47,7 @@ func calibrationSamples(pages []*frozenPage) []calSample {
 			if err != nil {
 				continue
 			}
-			x := featureVector(&res.Element, res.signal, unexplained(s, p, res.Element.ID), res.byLabel, intentOf(q, p), p, q.Description)
+			x := featureVector(&res.Element, res.signal, unexplained(s, p, res.Element.ID), res.byLabel, intentOf(q, p), p, q.Description, factsOf(s, p, q, res.Element.ID))
 			out = append(out, calSample{x: x, y: b2f(contains1(fc.OK, res.Element.ID)), page: fp.Name})
 		}
 	}

@@ -15,7 +15,7 @@ func TestCalibration_MonotoneInTheMargin(t *testing.T) {
 			last := -1.0
 			for second := 1.4; second >= -0.2; second -= 0.05 {
 				sg := signal{step: step, stepConf: 0.6, top: 1.2, second: second, eligible: 5}
-				c := calibration.probability(featureVector(e, sg, 0.2, false, in, &p, "the save button"))
+				c := calibration.probability(featureVector(e, sg, 0.2, false, in, &p, "the save button", answerFacts{}))
 				if c < last-1e-12 {
 					t.Fatalf("step %s intent %v: confidence fell from %.4f to %.4f as the runner-up fell to %.2f", step, in, last, c, second)
 				}

@@ -34,6 +34,11 @@ import (
 // estimate. TestGrounding logs only the tuning pages' misses (GROUNDING_SHOW_HOLDOUT=1 shows the
 // others). docs/PERFORMANCE.md says how each part of the corpus was written and measured.
 //
+// The tests that only resolve read the frozen pages (see grounding_frozen_test.go), in pure Go;
+// GROUNDING_LIVE=1 has them load every page in Chrome instead. The tests that need a live page
+// load only the pages they need: a sample to check the frozen files against this Chrome
+// (GROUNDING_ALL=1 loads every page), the pages with scrape cases.
+//
 // Tuning aids: GROUNDING_DUMP=NAME logs a page's snapshot, GROUNDING_DEBUG='NAME|description'
 // logs the ranking of its cases (several separated by ";;"), GROUNDING_FAST=1 stops after the
 // heuristic (its tuning misses and figures; with GROUNDING_WANT=1 each miss says where the
@@ -90,8 +95,9 @@ type scrapeCase struct {
 	Want        any    `json:"want"`
 }
 
-// groundedPage is a corpus page loaded in Chrome and snapshotted, with each case's acceptable
-// snapshot ids (the expected element, or a descendant with exactly its text).
+// groundedPage is a corpus page loaded in Chrome and snapshotted (page is its tab), or read from
+// its frozen file (page is nil), with each case's acceptable snapshot ids (the expected element,
+// or a descendant with exactly its text).
 type groundedPage struct {
 	name    string
 	holdout bool
@@ -181,27 +187,97 @@ const expectJS = `(key, gen, n, sels) => {
 	});
 }`
 
-var (
-	groundOnce  sync.Once
-	groundPages []*groundedPage
-	groundErr   error
-)
+// livePages holds the corpus pages loaded in Chrome so far, by name, each in its own tab kept
+// for the test binary's life, so that tests asking for the same page share one load.
+var livePages struct {
+	sync.Mutex
+	byName map[string]*groundedPage
+}
 
-// loadGrounding opens every corpus page in the shared Chrome (one tab per page, kept for the
-// test binary's life) and snapshots it.
-func loadGrounding(t *testing.T) []*groundedPage {
+// liveAll says whether the Chrome tests load the whole corpus rather than a sample:
+// GROUNDING_ALL=1, a freeze (make corpus) or another corpus (GROUNDING_CORPUS) do.
+func liveAll() bool {
+	return os.Getenv("GROUNDING_ALL") != "" || os.Getenv("GROUNDING_FREEZE") != "" || os.Getenv("GROUNDING_CORPUS") != ""
+}
+
+// corpusPages is the corpus as the tests that need no live page read it: the frozen pages, in
+// pure Go (TestGroundingFrozenDigests checks they are the pages as they are now), or, with
+// GROUNDING_CORPUS or GROUNDING_LIVE set, every page loaded in Chrome now.
+func corpusPages(t *testing.T) []*groundedPage {
+	t.Helper()
+	if os.Getenv("GROUNDING_CORPUS") != "" || os.Getenv("GROUNDING_LIVE") != "" {
+		return loadGrounding(t, func(string, *groundingFile) bool { return true })
+	}
+	var out []*groundedPage
+	for _, fp := range loadFrozen(t) {
+		out = append(out, fp.grounded())
+	}
+	return out
+}
+
+// liveSampleEvery is the share of the corpus the Chrome check of the frozen files loads in
+// make test: every liveSampleEvery-th page in name order (GROUNDING_ALL=1 loads them all).
+const liveSampleEvery = 6
+
+// liveSample keeps every liveSampleEvery-th page of the corpus, or all of them when liveAll.
+func liveSample() func(string, *groundingFile) bool {
+	n := 0
+	return func(string, *groundingFile) bool {
+		n++
+		return liveAll() || (n-1)%liveSampleEvery == 0
+	}
+}
+
+// loadGrounding opens the corpus pages keep chooses in the shared Chrome and snapshots them,
+// tuning pages first, each in name order.
+func loadGrounding(t *testing.T, keep func(name string, f *groundingFile) bool) []*groundedPage {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("browser test")
 	}
-	groundOnce.Do(func() { groundPages, groundErr = loadGroundingNow(t) })
-	if groundErr != nil {
-		t.Fatal(groundErr)
+	files, err := corpusFiles()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return groundPages
+	livePages.Lock()
+	defer livePages.Unlock()
+	if livePages.byName == nil {
+		livePages.byName = map[string]*groundedPage{}
+	}
+	var out []*groundedPage
+	var inc *rod.Browser
+	for _, cf := range files {
+		if !keep(cf.name, &cf.file) {
+			continue
+		}
+		gp := livePages.byName[cf.name]
+		if gp == nil {
+			if inc == nil {
+				if inc, err = browsertest.Browser(t).Incognito(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if gp, err = loadPage(inc, serveForever(groundingDir), cf); err != nil {
+				t.Fatal(err)
+			}
+			livePages.byName[cf.name] = gp
+		}
+		out = append(out, gp)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no corpus page in %s to load", groundingDir)
+	}
+	return out
 }
 
-func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
+// corpusFile is one page's case file, by the name the page is served at.
+type corpusFile struct {
+	name string // "heldout/NAME" for a held-out page
+	file groundingFile
+}
+
+// corpusFiles reads every case file of the corpus, tuning pages first, each in name order.
+func corpusFiles() ([]corpusFile, error) {
 	names, err := filepath.Glob(filepath.Join(groundingDir, "*.json"))
 	if err != nil || len(names) == 0 {
 		return nil, fmt.Errorf("no corpus in %s: %v", groundingDir, err)
@@ -215,51 +291,50 @@ func loadGroundingNow(t *testing.T) ([]*groundedPage, error) {
 	}
 	sort.Strings(names)
 	sort.Strings(held)
-	names = append(names, held...)
-	base := serveForever(groundingDir)
-	b := browsertest.Browser(t)
-	inc, err := b.Incognito()
-	if err != nil {
-		return nil, err
-	}
-	var out []*groundedPage
-	for _, jf := range names {
+	var out []corpusFile
+	for _, jf := range append(names, held...) {
 		rel, _ := filepath.Rel(groundingDir, jf)
-		name := filepath.ToSlash(strings.TrimSuffix(rel, ".json")) // "heldout/NAME" for a held-out page
+		cf := corpusFile{name: filepath.ToSlash(strings.TrimSuffix(rel, ".json"))}
 		raw, err := os.ReadFile(jf)
 		if err != nil {
 			return nil, err
 		}
-		gp := &groundedPage{name: name, holdout: strings.HasPrefix(name, heldOutDir+"/")}
-		if err := json.Unmarshal(raw, &gp.file); err != nil {
+		if err := json.Unmarshal(raw, &cf.file); err != nil {
 			return nil, fmt.Errorf("%s: %v", jf, err)
 		}
-		// One tab per page: the LLM and scrape parts need the live page later.
-		tab, err := inc.Page(proto.TargetCreateTarget{URL: base + "/" + name + ".html"})
-		if err != nil {
-			return nil, err
-		}
-		if err := tab.WaitLoad(); err != nil {
-			return nil, fmt.Errorf("%s: load: %v", name, err)
-		}
-		gp.page = tab
-		if gp.snap, err = Snap(context.Background(), tab); err != nil {
-			return nil, fmt.Errorf("%s: snap: %v", name, err)
-		}
-		if gp.ok, err = expectedIDs(tab, gp.snap, gp.file.Cases); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		if err := gp.loadAfterCases(inc, base+"/"+name+".html"); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		for i, ok := range gp.ok {
-			if len(ok) == 0 {
-				return nil, fmt.Errorf("%s: case %q: selector %q matches no snapshot element", name, gp.file.Cases[i].Description, gp.file.Cases[i].Want)
-			}
-		}
-		out = append(out, gp)
+		out = append(out, cf)
 	}
 	return out, nil
+}
+
+// loadPage opens one corpus page in a tab of its own (the scrape cases read the live page
+// later), snapshots it, and finds each case's expected elements.
+func loadPage(inc *rod.Browser, base string, cf corpusFile) (*groundedPage, error) {
+	name := cf.name
+	gp := &groundedPage{name: name, holdout: strings.HasPrefix(name, heldOutDir+"/"), file: cf.file}
+	tab, err := inc.Page(proto.TargetCreateTarget{URL: base + "/" + name + ".html"})
+	if err != nil {
+		return nil, err
+	}
+	if err := tab.WaitLoad(); err != nil {
+		return nil, fmt.Errorf("%s: load: %v", name, err)
+	}
+	gp.page = tab
+	if gp.snap, err = Snap(context.Background(), tab); err != nil {
+		return nil, fmt.Errorf("%s: snap: %v", name, err)
+	}
+	if gp.ok, err = expectedIDs(tab, gp.snap, gp.file.Cases); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if err := gp.loadAfterCases(inc, base+"/"+name+".html"); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	for i, ok := range gp.ok {
+		if len(ok) == 0 {
+			return nil, fmt.Errorf("%s: case %q: selector %q matches no snapshot element", name, gp.file.Cases[i].Description, gp.file.Cases[i].Want)
+		}
+	}
+	return gp, nil
 }
 
 // expectedIDs is, per case, the ids of snap's elements that count as the case's expected one.
@@ -527,7 +602,7 @@ func wantRankOf(s *Snapshot, c groundingCase, ok []int) string {
 // TestGrounding measures top-1 accuracy on the corpus: the heuristic alone, the engine with a
 // scripted model, and a second engine run over a warm cache (which must call no model).
 func TestGrounding(t *testing.T) {
-	pages := loadGrounding(t)
+	pages := corpusPages(t)
 	if dump := os.Getenv("GROUNDING_DUMP"); dump != "" {
 		for _, gp := range pages {
 			if gp.name == dump {

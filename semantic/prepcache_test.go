@@ -279,7 +279,7 @@ func checkCarried(t *testing.T, s0 *Snapshot, els []Element, cs []Container, wha
 // masks say it may, so skipping the fields they rule out changes no score; and that they rule
 // out most fields, or they are not worth having.
 func TestQueryMask_NeverHidesAMatch(t *testing.T) {
-	pages := loadGrounding(t)
+	pages := corpusPages(t)
 	var tried, skipped int
 	for _, gp := range pages {
 		ps := prepareNow(gp.snap)

@@ -74,6 +74,8 @@ function (KEY) {
   const LANDMARK_ROLES = {navigation: 'navigation', banner: 'header', contentinfo: 'footer', complementary: 'sidebar', dialog: 'dialog', alertdialog: 'dialog', form: 'form', region: '', search: 'search', menu: 'menu', menubar: 'menu', tablist: 'tabs', toolbar: 'toolbar', list: '', grid: 'table', table: 'table'};
   const TEXT_INPUTS = new Set(['', 'text', 'email', 'password', 'search', 'tel', 'url', 'number', 'date', 'datetime-local', 'month', 'week', 'time']);
   const POINTERTAGS = new Set(['DIV', 'SPAN', 'LI', 'I', 'IMG', 'svg', 'P']);
+  // HANDCURSORS are the cursors a page gives what it lets one click or drag.
+  const HANDCURSORS = new Set(['pointer', 'grab', 'grabbing', 'move']);
   // The elements attachShadow accepts (besides custom elements, whose names have a dash): only
   // these can get a shadow root without a mutation (see remeasure).
   const SHADOWABLE = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
@@ -521,7 +523,7 @@ function (KEY) {
   // ATTRS are the attributes derive and what it calls read (of the element or, for ANCESTRAL
   // ones, of its descendants): changes of other attributes (style...) drop no derived data
   // (see DIRTY for what they do to replay).
-  const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'placeholder', 'aria-placeholder', 'data-placeholder', 'name', 'id', 'class',
+  const ATTRS = ['role', 'type', 'multiple', 'aria-labelledby', 'aria-label', 'contenteditable', 'title', 'alt', 'tabindex', 'href', 'onclick', 'draggable', 'placeholder', 'aria-placeholder', 'data-placeholder', 'name', 'id', 'class',
     'data-testid', 'data-test', 'data-qa', 'aria-valuetext', 'aria-valuenow', 'aria-disabled', 'aria-checked', 'aria-pressed', 'aria-selected', 'aria-current', 'hidden', 'aria-hidden', ...TIPS];
   // RANGE_ROLES are the roles whose value ARIA gives (aria-valuetext, aria-valuenow); Go's
   // Element.RangeValue reads the same roles.
@@ -677,7 +679,7 @@ function (KEY) {
     const formControl = d.formControl = tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'BUTTON';
     d.interactive = formControl || (tag === 'A' && ha && el.hasAttribute('href')) || tag === 'SUMMARY' ||
       INTERACTIVE_ROLES.has(fullRole) || d.editRoot ||
-      (tabindex !== null && +tabindex >= 0) || (ha && el.hasAttribute('onclick'));
+      (tabindex !== null && +tabindex >= 0) || (ha && (el.hasAttribute('onclick') || el.getAttribute('draggable') === 'true'));
     d.own = ownText(el);
     // The element the page marks as the current one of a set (a page, a step) is kept whatever
     // else it is: a step made of a number block and a title block has no text of its own.
@@ -882,13 +884,14 @@ function (KEY) {
       }
     }
     if (include && !interactive && own && POINTERTAGS.has(tag)) {
-      // Clickable divs and spans: a pointer cursor that is not merely inherited.
-      const ptr = getComputedStyle(el).cursor === 'pointer';
+      // Clickable or draggable divs and spans: a hand cursor (pointer, grab, move) that is not
+      // merely inherited.
+      const ptr = HANDCURSORS.has(getComputedStyle(el).cursor);
       recEl.push(el); recK.push(4); recV.push(ptr);
       if (ptr) {
         const p = el.parentElement;
         if (p) {
-          const pptr = getComputedStyle(p).cursor === 'pointer';
+          const pptr = HANDCURSORS.has(getComputedStyle(p).cursor);
           recEl.push(p); recK.push(4); recV.push(pptr);
           interactive = !pptr;
         } else interactive = true;
@@ -1208,7 +1211,7 @@ function (KEY) {
         }
         case 2: if (el.checkVisibility() !== V[j]) return 2; continue;
         case 3: if ((getComputedStyle(el).display === 'contents') !== V[j]) return 2; continue;
-        case 4: if ((getComputedStyle(el).cursor === 'pointer') !== V[j]) return 2; continue;
+        case 4: if (HANDCURSORS.has(getComputedStyle(el).cursor) !== V[j]) return 2; continue;
         case 5: v = el.checkVisibility(VISIBLE); break;
         case 6: v = el.matches(':disabled'); break;
         case 7: v = el.checked; break;
