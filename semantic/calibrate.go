@@ -64,25 +64,31 @@ func factsOf(s *Snapshot, p *Parsed, q Query, id int) answerFacts {
 		return af
 	}
 	ps := prepare(s)
-	named := func(i int) bool {
-		for _, f := range containedFields {
-			v := strings.TrimRight(ps[i].norm[f], "?!.: ")
-			if v != "" && (v == p.Whole || v == p.WholeNoRole || p.Said != "" && v == p.Said) {
-				return true
-			}
-		}
-		return false
-	}
-	if id < 0 || id >= len(ps) || !named(id) {
+	if id < 0 || id >= len(ps) || !namedWhole(ps, p, id) {
 		return af
 	}
 	af.whole = true
 	for i := range ps {
-		if i != id && s.Elements[i].Visible && named(i) && !related(s, id, i) {
+		if i != id && s.Elements[i].Visible && namedWhole(ps, p, i) && !related(s, id, i) {
 			af.wholeOthers++
 		}
 	}
 	return af
+}
+
+// namedWhole reports whether element i's own name, text or other field is the whole of the
+// description p parses (without its article, and with or without its role word or verb).
+func namedWhole(ps []prepared, p *Parsed, i int) bool {
+	if p.Whole == "" {
+		return false
+	}
+	for _, f := range containedFields {
+		v := strings.TrimRight(ps[i].norm[f], "?!.: ")
+		if v != "" && (v == p.Whole || v == p.WholeNoRole || p.Said != "" && v == p.Said) {
+			return true
+		}
+	}
+	return false
 }
 
 // featureVector is what calibration reads of a heuristic resolution of the description p

@@ -243,7 +243,9 @@ func (n *browserDrag) Run(ctx context.Context, env *scripts.Env) error {
 	if err != nil {
 		return err
 	}
-	dst, err := resolveTarget(ctx, env, n.to, semantic.IntentClick, "")
+	// The drop target is a place (a column, a bin, a folder), not a control: resolved as one to
+	// click, a region named "Done column" loses to anything clickable and is refused as weak.
+	dst, err := resolveTarget(ctx, env, n.to, semantic.IntentAny, "")
 	if err != nil {
 		return err
 	}
