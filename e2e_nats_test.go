@@ -181,10 +181,10 @@ func TestE2ENATS(t *testing.T) {
 	var redelivered bool
 	counted := regexp.MustCompile(`(?m)^rodeo_worker_redeliveries_total [1-9]`)
 	for _, w := range []*rodeoServer{w2, w3} {
-		body := getText(t, w.base+"/metrics")
+		body := settledMetrics(t, w)
 		if !strings.Contains(body, "rodeo_worker_pulls_total") || !strings.Contains(body, "rodeo_worker_runs_in_flight 0") ||
 			!strings.Contains(body, `rodeo_worker_runs_total{status="succeeded"}`) {
-			t.Errorf("worker metrics:\n%s", body)
+			t.Errorf("worker metrics:\n%s", rodeoLines(body))
 		}
 		redelivered = redelivered || counted.MatchString(body)
 	}
@@ -285,6 +285,32 @@ func testNATSSchedule(t *testing.T, e *e2e, s *rodeoServer, data string, flags [
 		t.Errorf("fires: %v, want one per slot", byServer)
 	}
 	t.Logf("slots fired, by server: %v", byServer)
+}
+
+// settledMetrics reads a worker's metrics once it holds no run. A worker lets go of a run
+// after the server stored its document and JetStream took the ack, so the gauge can lag the
+// document the test saw by a moment; it waits up to 10 s for it, then returns what it has.
+func settledMetrics(t *testing.T, w *rodeoServer) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		body := getText(t, w.base+"/metrics")
+		if strings.Contains(body, "rodeo_worker_runs_in_flight 0") || time.Now().After(deadline) {
+			return body
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// rodeoLines keeps rodeo's own metric samples, without the Go runtime's or the help text.
+func rodeoLines(metrics string) string {
+	var keep []string
+	for _, line := range strings.Split(metrics, "\n") {
+		if strings.HasPrefix(line, "rodeo_") {
+			keep = append(keep, line)
+		}
+	}
+	return strings.Join(keep, "\n")
 }
 
 // readSSE reads a run's event stream to its end: the step events and the final document.

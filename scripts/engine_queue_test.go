@@ -272,7 +272,7 @@ func TestEngine_QueuedRunsWaitForTheirProfileOthersGoAhead(t *testing.T) {
 	waitFor(t, "two runs to hold the two contexts", func() bool { return len(q.order()) == 2 })
 	time.Sleep(50 * time.Millisecond) // b would have started by now if the profile let it
 	// a and c run side by side on the two contexts, so either may record its start first.
-	if got := q.order(); !slices.Contains(got, a.ID()) || !slices.Contains(got, c.ID()) {
+	if got := q.order(); len(got) != 2 || !slices.Contains(got, a.ID()) || !slices.Contains(got, c.ID()) || slices.Contains(got, b.ID()) {
 		t.Fatalf("started %v, want %s (profile p) and %s (no profile), with %s waiting for p", got, a.ID(), c.ID(), b.ID())
 	}
 	if holder, ok := e.ProfileInUse("acct", "p"); !ok || holder != a.ID() {
