@@ -251,9 +251,9 @@ func figuresOf(pred, ys []float64, th float64, cases int) calFigures {
 	return f
 }
 
-// calibrationCheckParts are the held-out parts kept out of the fit: the blind set written last,
+// calibrationCheckParts are the held-out parts kept out of the fit: the blind sets written last,
 // so every fit is also measured on pages it never saw.
-var calibrationCheckParts = map[string]bool{"t": true}
+var calibrationCheckParts = map[string]bool{"t": true, "u": true}
 
 // fitCalibration fits the shipped model from the frozen pages, tuning and held-out alike, with
 // folds grouped by page: the out-of-fold figures and the threshold come from those folds, the
