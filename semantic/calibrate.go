@@ -60,9 +60,6 @@ type answerFacts struct {
 // them, which the query may have made itself ("the Item link", match 2).
 func factsOf(s *Snapshot, p *Parsed, q Query, id int) answerFacts {
 	af := answerFacts{matchGiven: q.Match != ""}
-	if p.Whole == "" {
-		return af
-	}
 	ps := prepare(s)
 	if id < 0 || id >= len(ps) || !namedWhole(ps, p, id) {
 		return af
